@@ -1,0 +1,129 @@
+package serdes
+
+import (
+	"fmt"
+	"sync"
+)
+
+// RS544N is the codeword length of RS(544,514) "KP4" in 10-bit symbols.
+// FACTS 3 [R23].
+const RS544N = 544
+
+// RS544K is the message length of RS(544,514) in 10-bit symbols. FACTS 3 [R23].
+const RS544K = 514
+
+// RS544T is the number of symbol errors RS(544,514) corrects: (544-514)/2 = 15.
+// FACTS 3 [R23].
+const RS544T = 15
+
+// RS544CodewordBits is the size of one RS(544,514) codeword on the line,
+// 544 x 10 = 5440 bits. FACTS 3 [R23].
+const RS544CodewordBits = RS544N * GFBits
+
+// RS544MessageBits is the payload of one RS(544,514) codeword, 514 x 10 =
+// 5140 bits, which is twenty 257-bit transcoded blocks. FACTS 3 [R23][R25].
+const RS544MessageBits = RS544K * GFBits
+
+// Code is a systematic Reed-Solomon code RS(n,k) over GF(2^10) with the
+// clause 91 field polynomial (GFPoly) and generator polynomial
+// g(x) = (x - alpha^0)(x - alpha^1)...(x - alpha^(n-k-1)). Tag U for the
+// choice of roots: clause 91 as recalled, confirmed against the same two
+// public implementations as GFPoly. FACTS 3 [R23] for n, k and t.
+//
+// A codeword is a slice of n symbols; index 0 is the first symbol on the
+// line and the coefficient of x^(n-1). The k message symbols come first and
+// the n-k parity symbols last. A Code is immutable and safe for concurrent
+// use; decoding state lives in a Decoder.
+type Code struct {
+	n, k, t int
+	// gen holds g(x) in ascending powers; gen[n-k] = 1.
+	gen []uint16
+	// encTab[j][x] = gen[j]*x, the multipliers of the encoder's division.
+	encTab []*[GFSize]uint16
+	// synTab[i][x] = alpha^i*x, the Horner step of syndrome i.
+	synTab []*[GFSize]uint16
+}
+
+// NewCode builds RS(n,k) over GF(2^10). n must not exceed 1023, and n-k
+// must be even and positive. Use RS544 for the KP4 code.
+func NewCode(n, k int) (*Code, error) {
+	if n <= k || k <= 0 || n > gfOrder || (n-k)%2 != 0 {
+		return nil, fmt.Errorf("serdes: RS(%d,%d) is not a valid Reed-Solomon code over GF(2^10)", n, k)
+	}
+	p := n - k
+	c := &Code{n: n, k: k, t: p / 2}
+	c.gen = make([]uint16, p+1)
+	c.gen[0] = 1
+	for i := 0; i < p; i++ {
+		// multiply by (x + alpha^i)
+		root := GFExp(i)
+		for j := i + 1; j >= 0; j-- {
+			var v uint16
+			if j > 0 {
+				v = c.gen[j-1]
+			}
+			c.gen[j] = v ^ GFMul(c.gen[j], root)
+		}
+	}
+	c.encTab = make([]*[GFSize]uint16, p)
+	c.synTab = make([]*[GFSize]uint16, p)
+	for j := 0; j < p; j++ {
+		c.encTab[j] = gfMulTable(c.gen[j])
+		c.synTab[j] = gfMulTable(GFExp(j))
+	}
+	return c, nil
+}
+
+var rs544 = sync.OnceValue(func() *Code {
+	c, err := NewCode(RS544N, RS544K)
+	if err != nil {
+		panic(err)
+	}
+	return c
+})
+
+// RS544 returns the shared RS(544,514) "KP4" code of 400GBASE-R (IEEE 802.3
+// clause 119) and 100GBASE-KP4 (clause 91). FACTS 3 [R23][R74].
+func RS544() *Code { return rs544() }
+
+// N returns the codeword length in symbols.
+func (c *Code) N() int { return c.n }
+
+// K returns the message length in symbols.
+func (c *Code) K() int { return c.k }
+
+// T returns the number of symbol errors the code corrects, (n-k)/2.
+func (c *Code) T() int { return c.t }
+
+// Generator returns a copy of g(x) in ascending powers (index i holds the
+// coefficient of x^i; the last element is 1).
+func (c *Code) Generator() []uint16 { return append([]uint16(nil), c.gen...) }
+
+// Encode writes the codeword of msg into cw: cw[:k] = msg and cw[k:] the
+// parity, the remainder of msg(x)*x^(n-k) divided by g(x). msg must hold k
+// symbols and cw n symbols, each below 1024; msg and cw[:k] may be the same
+// memory. Encode does not allocate.
+func (c *Code) Encode(msg, cw []uint16) {
+	if len(msg) != c.k || len(cw) != c.n {
+		panic(fmt.Sprintf("serdes: Encode needs %d message and %d codeword symbols, got %d and %d", c.k, c.n, len(msg), len(cw)))
+	}
+	p := c.n - c.k
+	par := cw[c.k:]
+	clear(par)
+	// par[0] holds the coefficient of x^(p-1): the register shifts towards
+	// index 0, where the feedback is taken.
+	enc := c.encTab
+	var bad uint16
+	for _, m := range msg {
+		bad |= m
+		fb := (m ^ par[0]) & gfOrder
+		for j := 0; j < p-1; j++ {
+			par[j] = par[j+1] ^ enc[p-1-j][fb]
+		}
+		par[p-1] = enc[0][fb]
+	}
+	if bad >= GFSize {
+		panic("serdes: Encode given a symbol wider than 10 bits")
+	}
+	copy(cw[:c.k], msg)
+}
