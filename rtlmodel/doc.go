@@ -1,0 +1,29 @@
+// Package rtlmodel is the clocked simulation kernel of fabricmodel.
+//
+// Time is a uint64 count of picoseconds. Hardware blocks are Components,
+// each bound to one clock Domain (integer period and phase in ps). At every
+// edge of a domain the Engine runs two phases: every component due at that
+// edge Evals, reading only committed state (Reg.Q, FIFO heads, what Links
+// have delivered by now) and writing only next state (Reg.Set, FIFO.Enq,
+// Link.Send); then every state element written in that edge Commits.
+// Components talk to each other only through Links whose latency is at
+// least one cycle, so the order of Eval calls cannot change the result; the
+// ShuffleEval mode shuffles that order to prove it.
+//
+// Idle skipping: Eval returns the cycle at which the component next has
+// work (Wake). A component that returns Never sleeps until a Link delivers
+// to it or returns credits to it. When it is evaluated again it is told how
+// many cycles it slept (Edge.Slept), so counters stay exact. The AlwaysTick
+// mode evaluates every component at every edge of its domain; a model is
+// correct when both modes give byte-identical traces.
+//
+// Determinism: events at one time are ordered by (time, domain index,
+// registration order); every component draws random numbers from its own
+// RNG stream derived from (seed, component path); nothing depends on map
+// iteration or goroutine scheduling.
+//
+// Observability: Stats (counters, gauges, histograms with units, dumped as
+// JSON or CSV), Hooks with a nil-check fast path, a JSON Lines transaction
+// sink (TraceSink) and a watchdog that names every blocked component when
+// nothing moves.
+package rtlmodel

@@ -1,0 +1,62 @@
+package rtlmodel
+
+import "fmt"
+
+// Domain is a clock domain: rising edges at Phase + k*Period for k = 0, 1, ...
+// Cycle k of a domain is the edge at that time.
+type Domain struct {
+	name   string
+	period Time
+	phase  Time
+	index  int
+
+	comps      []*compState // registration order
+	active     []*compState // due at the edge after lastEdge, sorted by order
+	nextActive []*compState // scratch: built during an edge
+	lastEdge   Time         // time of the last processed edge
+	ticked     bool         // whether any edge was processed
+	edgeCount  uint64       // edges processed (for stats)
+}
+
+// Name returns the domain's name.
+func (d *Domain) Name() string { return d.name }
+
+// Period returns the clock period in ps.
+func (d *Domain) Period() Time { return d.period }
+
+// Phase returns the time of cycle 0 in ps.
+func (d *Domain) Phase() Time { return d.phase }
+
+// Index returns the registration index that orders domains at equal times.
+func (d *Domain) Index() int { return d.index }
+
+// FrequencyHz returns the clock frequency, for reports.
+func (d *Domain) FrequencyHz() float64 { return 1e12 / float64(d.period) }
+
+// EdgeTime returns the time of cycle c.
+func (d *Domain) EdgeTime(c uint64) Time { return d.phase + Time(c)*d.period }
+
+// CycleAt returns the cycle whose edge is at t; t must be an edge time.
+func (d *Domain) CycleAt(t Time) uint64 { return uint64((t - d.phase) / d.period) }
+
+// FirstEdgeAfter returns the earliest edge strictly later than t.
+func (d *Domain) FirstEdgeAfter(t Time) Time {
+	if t < d.phase {
+		return d.phase
+	}
+	return d.phase + ((t-d.phase)/d.period+1)*d.period
+}
+
+// FirstEdgeAtOrAfter returns the earliest edge at or later than t.
+func (d *Domain) FirstEdgeAtOrAfter(t Time) Time {
+	if t <= d.phase {
+		return d.phase
+	}
+	k := (t - d.phase + d.period - 1) / d.period
+	return d.phase + k*d.period
+}
+
+// String describes the domain.
+func (d *Domain) String() string {
+	return fmt.Sprintf("%s(%dps, phase %dps)", d.name, uint64(d.period), uint64(d.phase))
+}

@@ -1,0 +1,353 @@
+package rtlmodel
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Seed derives every component's RNG stream (with the component path).
+	Seed uint64
+	// AlwaysTick evaluates every component at every edge of its domain,
+	// ignoring the Wake it returns. It exists to prove idle skipping exact.
+	AlwaysTick bool
+	// ShuffleEval evaluates the components due at an edge in a random order
+	// (drawn from ShuffleSeed) instead of registration order. A correct
+	// model gives the same results either way.
+	ShuffleEval bool
+	// ShuffleSeed seeds the shuffled order.
+	ShuffleSeed uint64
+	// WatchdogCycles stops the run with a *DeadlockError when no link moves
+	// anything for this many cycles of the fastest domain. 0 turns the
+	// timer off; a run that goes quiet with blocked components is reported
+	// either way.
+	WatchdogCycles uint64
+}
+
+// Engine runs components over clock domains in two phases per edge.
+// It is single-threaded: one engine is one simulation on one core.
+type Engine struct {
+	opts    Options
+	domains []*Domain
+	comps   []*compState
+	links   []linkInfo
+	paths   map[string]bool
+	nextID  int
+	started bool
+
+	heap    wakeHeap
+	now     Time
+	dirty   []stateElem
+	scratch []*compState
+	shuffle *RNG
+	err     error
+	stop    bool
+
+	progress     uint64
+	progressTime Time
+	watchdog     Time
+
+	stats *Registry
+	hooks Hooks
+}
+
+// stateElem is a register, FIFO or link with next state to commit.
+type stateElem interface {
+	elemID() int
+	commit(e *Engine)
+}
+
+// NewEngine returns an empty engine.
+func NewEngine(opts Options) *Engine {
+	e := &Engine{opts: opts, paths: map[string]bool{}, stats: NewRegistry()}
+	e.shuffle = NewRNG(opts.ShuffleSeed, "engine/shuffle")
+	return e
+}
+
+// Options returns the options the engine was built with.
+func (e *Engine) Options() Options { return e.opts }
+
+// Now returns the time of the edge being processed (or the last one).
+func (e *Engine) Now() Time { return e.now }
+
+// Stats returns the engine's statistics registry.
+func (e *Engine) Stats() *Registry { return e.stats }
+
+// Hooks returns the hook bus.
+func (e *Engine) Hooks() *Hooks { return &e.hooks }
+
+// Domains returns the clock domains in registration order.
+func (e *Engine) Domains() []*Domain { return e.domains }
+
+// AddDomain registers a clock domain. Its name must be unique and its
+// period at least 1 ps.
+func (e *Engine) AddDomain(name string, period, phase Time) (*Domain, error) {
+	if period == 0 {
+		return nil, fmt.Errorf("clock domain %q: period must be at least 1 ps", name)
+	}
+	for _, d := range e.domains {
+		if d.name == name {
+			return nil, fmt.Errorf("clock domain %q registered twice", name)
+		}
+	}
+	d := &Domain{name: name, period: period, phase: phase, index: len(e.domains)}
+	e.domains = append(e.domains, d)
+	return d, nil
+}
+
+// Add registers a component in a domain under a unique hierarchical path
+// (for example "mesh/r3_4"). Every component is evaluated at cycle 0 of its
+// domain, then as its Wake asks.
+func (e *Engine) Add(d *Domain, path string, c Component) (*Handle, error) {
+	if e.started {
+		return nil, fmt.Errorf("component %q: added after the run started", path)
+	}
+	if d == nil || d.index >= len(e.domains) || e.domains[d.index] != d {
+		return nil, fmt.Errorf("component %q: domain not registered with this engine", path)
+	}
+	if e.paths[path] {
+		return nil, fmt.Errorf("component %q registered twice", path)
+	}
+	e.paths[path] = true
+	cs := &compState{comp: c, path: path, dom: d, order: len(e.comps)}
+	cs.handle = &Handle{e: e, cs: cs}
+	e.comps = append(e.comps, cs)
+	d.comps = append(d.comps, cs)
+	return cs.handle, nil
+}
+
+// newElemID numbers state elements; commits run in this order.
+func (e *Engine) newElemID() int { e.nextID++; return e.nextID }
+
+// markDirty queues a state element for commit at the end of this edge.
+func (e *Engine) markDirty(s stateElem) { e.dirty = append(e.dirty, s) }
+
+// fail records the first internal error; the run stops after this edge.
+func (e *Engine) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// noteProgress records that something moved (watchdog).
+func (e *Engine) noteProgress(n uint64) {
+	e.progress += n
+	e.progressTime = e.now
+}
+
+// Stop ends the run after the current edge.
+func (e *Engine) Stop() { e.stop = true }
+
+// Progress returns the number of link transfers and credit returns so far.
+func (e *Engine) Progress() uint64 { return e.progress }
+
+func (e *Engine) start() {
+	e.started = true
+	if e.opts.WatchdogCycles > 0 && len(e.domains) > 0 {
+		fastest := e.domains[0].period
+		for _, d := range e.domains {
+			fastest = min(fastest, d.period)
+		}
+		e.watchdog = Time(e.opts.WatchdogCycles) * fastest
+	}
+	for _, d := range e.domains {
+		for _, cs := range d.comps {
+			e.heap.push(wakeEntry{t: d.phase, dom: d.index, ord: cs.order, cs: cs})
+		}
+	}
+}
+
+// nextTime returns the next edge time at which some component is due.
+func (e *Engine) nextTime() Time {
+	t := Forever
+	if e.heap.len() > 0 {
+		t = e.heap.top().t
+	}
+	busy := t != Forever
+	for _, d := range e.domains {
+		if len(d.active) > 0 {
+			busy = true
+			t = min(t, d.lastEdge+d.period)
+		}
+	}
+	if !busy || !e.opts.AlwaysTick {
+		return t
+	}
+	for _, d := range e.domains {
+		if len(d.comps) == 0 {
+			continue
+		}
+		next := d.phase
+		if d.ticked {
+			next = d.lastEdge + d.period
+		}
+		t = min(t, next)
+	}
+	return t
+}
+
+// Run simulates until the time until (inclusive), until nothing is left to
+// do, or until a component calls Stop. It returns a *DeadlockError when
+// the run goes quiet with blocked components or the watchdog fires, and the
+// first internal error a state element reported.
+func (e *Engine) Run(until Time) error {
+	if !e.started {
+		e.start()
+	}
+	e.stop = false
+	for !e.stop {
+		t := e.nextTime()
+		if t == Forever {
+			return e.quiet()
+		}
+		if t > until {
+			e.now = until
+			return nil
+		}
+		if e.watchdog > 0 && t > e.progressTime && t-e.progressTime > e.watchdog {
+			return e.deadlock(fmt.Sprintf("no progress for %d cycles", e.opts.WatchdogCycles))
+		}
+		e.now = t
+		for _, d := range e.domains {
+			if e.dueAt(d, t) {
+				e.runEdge(d, t)
+				if e.err != nil {
+					return e.err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// dueAt reports whether domain d has an edge with work at time t.
+func (e *Engine) dueAt(d *Domain, t Time) bool {
+	if t < d.phase || (t-d.phase)%d.period != 0 {
+		return false
+	}
+	if e.opts.AlwaysTick && len(d.comps) > 0 {
+		return true
+	}
+	if len(d.active) > 0 && d.lastEdge+d.period == t {
+		return true
+	}
+	return e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().dom == d.index
+}
+
+// runEdge evaluates then commits everything due in domain d at time t.
+func (e *Engine) runEdge(d *Domain, t Time) {
+	list := e.collect(d, t)
+	if e.opts.ShuffleEval {
+		e.shuffle.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+	}
+	cycle := d.CycleAt(t)
+	d.nextActive = d.nextActive[:0]
+	for _, cs := range list {
+		slept := cycle
+		if cs.evaluated {
+			slept = cycle - cs.lastCycle - 1
+		}
+		w := cs.comp.Eval(Edge{Cycle: cycle, Time: t, Slept: slept})
+		cs.evaluated, cs.lastCycle, cs.lastTime = true, cycle, t
+		switch {
+		case w == Never:
+		case uint64(w) <= cycle+1:
+			d.nextActive = append(d.nextActive, cs)
+		default:
+			e.heap.push(wakeEntry{t: d.EdgeTime(uint64(w)), dom: d.index, ord: cs.order, cs: cs})
+		}
+	}
+	e.commitAll()
+	if e.opts.ShuffleEval {
+		slices.SortFunc(d.nextActive, func(a, b *compState) int { return a.order - b.order })
+	}
+	d.active, d.nextActive = d.nextActive, d.active
+	d.lastEdge, d.ticked = t, true
+	d.edgeCount++
+	if e.hooks.edge != nil {
+		e.hooks.fireEdge(d, cycle, t)
+	}
+}
+
+// collect returns the components due in d at t in registration order,
+// draining the heap entries for (t, d).
+func (e *Engine) collect(d *Domain, t Time) []*compState {
+	list := e.scratch[:0]
+	var act []*compState
+	if len(d.active) > 0 && d.lastEdge+d.period == t {
+		act = d.active
+	}
+	i := 0
+	for e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().dom == d.index {
+		w := e.heap.pop()
+		for i < len(act) && act[i].order < w.ord {
+			list = appendOnce(list, act[i])
+			i++
+		}
+		list = appendOnce(list, w.cs)
+	}
+	for ; i < len(act); i++ {
+		list = appendOnce(list, act[i])
+	}
+	if e.opts.AlwaysTick {
+		list = append(list[:0], d.comps...)
+	}
+	e.scratch = list
+	return list
+}
+
+// appendOnce appends cs unless it is already the last element (the list is
+// built in registration order, so duplicates are adjacent).
+func appendOnce(list []*compState, cs *compState) []*compState {
+	if n := len(list); n > 0 && list[n-1] == cs {
+		return list
+	}
+	return append(list, cs)
+}
+
+// commitAll commits the state written in this edge, in element order.
+func (e *Engine) commitAll() {
+	if len(e.dirty) == 0 {
+		return
+	}
+	if !slices.IsSortedFunc(e.dirty, cmpElem) {
+		slices.SortFunc(e.dirty, cmpElem)
+	}
+	for i, s := range e.dirty {
+		s.commit(e)
+		e.dirty[i] = nil
+	}
+	e.dirty = e.dirty[:0]
+}
+
+func cmpElem(a, b stateElem) int { return a.elemID() - b.elemID() }
+
+// quiet ends a run in which nothing is due any more.
+func (e *Engine) quiet() error {
+	if e.blockedCount() > 0 {
+		return e.deadlock("nothing left to do but components are blocked")
+	}
+	return nil
+}
+
+// Finish brings every Finisher's counters up to the last processed edge
+// time. Call it once after the last Run.
+func (e *Engine) Finish() {
+	for _, cs := range e.comps {
+		f, ok := cs.comp.(Finisher)
+		if !ok {
+			continue
+		}
+		d := cs.dom
+		if e.now < d.phase {
+			continue
+		}
+		last := d.CycleAt(d.FirstEdgeAfter(e.now) - d.period) // last edge at or before now
+		slept := last + 1
+		if cs.evaluated {
+			slept = last - cs.lastCycle
+		}
+		f.Finish(Edge{Cycle: last, Time: d.EdgeTime(last), Slept: slept})
+	}
+}

@@ -1,0 +1,280 @@
+package rtlmodel
+
+import "fmt"
+
+// LinkConfig describes a point-to-point channel between two components.
+type LinkConfig struct {
+	// Latency in cycles of the receiving domain, at least 1: an item sent
+	// at a sender edge is visible at the receiver's first edge after it,
+	// plus Latency-1 further receiver cycles.
+	Latency uint64
+	// Width is the number of items the sender may send per edge (>= 1).
+	Width int
+	// Credits, when > 0, is the receive buffer size: the sender spends a
+	// credit per item and gets it back CreditLatency sender cycles after
+	// the receiver takes the item. 0 means no flow control.
+	Credits int
+	// CreditLatency is the reverse path latency in sender cycles (>= 1
+	// when Credits > 0).
+	CreditLatency uint64
+}
+
+// flight is an item with the time it becomes visible to the receiver.
+type flight[T any] struct {
+	at   Time
+	item T
+}
+
+// creditReturn is a number of credits with the time the sender sees them.
+type creditReturn struct {
+	at Time
+	n  int
+}
+
+// Link carries items of type T from one component to another with a fixed
+// latency, a per-cycle width and optional credit-based flow control. Only
+// the sender calls CanSend, Send and Credits; only the receiver calls Peek
+// and Recv.
+type Link[T any] struct {
+	name     string
+	id       int
+	e        *Engine
+	from, to *Handle
+	cfg      LinkConfig
+
+	sentAt Time // edge of the last Send
+	sent   int  // items sent at sentAt
+	staged queue[T]
+	q      queue[flight[T]]
+	wakeAt Time
+
+	avail      int // credits the sender holds
+	returns    queue[creditReturn]
+	stagedRet  int
+	creditWake Time
+	dirty      bool
+
+	transfers *Counter
+	starved   *Counter
+	zeroSince Time
+
+	// Format renders an item for traces; nil uses fmt.Sprint.
+	Format func(T) string
+}
+
+// NewLink connects from (sender) to to (receiver). It is an error for a
+// credit pool to be smaller than the round trip it must cover,
+// Width × ceil((Latency·rx period + CreditLatency·tx period) / tx period)
+// items, because the link could then never run at full rate.
+func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], error) {
+	if from == nil || to == nil || from.e != to.e {
+		return nil, fmt.Errorf("link %s: endpoints must be components of one engine", name)
+	}
+	e := from.e
+	if e.started {
+		return nil, fmt.Errorf("link %s: created after the run started", name)
+	}
+	if cfg.Latency < 1 {
+		return nil, fmt.Errorf("link %s: latency %d cycles; a link needs at least 1", name, cfg.Latency)
+	}
+	if cfg.Width < 1 {
+		return nil, fmt.Errorf("link %s: width %d; a link carries at least 1 item per cycle", name, cfg.Width)
+	}
+	if cfg.Credits < 0 {
+		return nil, fmt.Errorf("link %s: negative credit pool %d", name, cfg.Credits)
+	}
+	if cfg.Credits > 0 {
+		if cfg.CreditLatency < 1 {
+			return nil, fmt.Errorf("link %s: credit return latency %d cycles; it needs at least 1", name, cfg.CreditLatency)
+		}
+		if need := CreditRoundTrip(cfg, from.Domain(), to.Domain()); cfg.Credits < need {
+			return nil, fmt.Errorf("link %s: credit pool of %d is too small for its round trip: width %d × (latency %d rx cycles + credit latency %d tx cycles) needs %d credits",
+				name, cfg.Credits, cfg.Width, cfg.Latency, cfg.CreditLatency, need)
+		}
+	}
+	l := &Link[T]{name: name, id: e.newElemID(), e: e, from: from, to: to, cfg: cfg,
+		avail: cfg.Credits, sentAt: Forever, wakeAt: Forever, creditWake: Forever}
+	inflight := cfg.Width * int(cfg.Latency+1)
+	l.staged = newQueue[T](cfg.Width)
+	l.q = newQueue[flight[T]](max(inflight, cfg.Credits))
+	l.returns = newQueue[creditReturn](int(cfg.Latency + cfg.CreditLatency + 1))
+	l.transfers = e.stats.Counter(name+"/transfers", "items", "items sent over the link")
+	if cfg.Credits > 0 {
+		l.starved = e.stats.Counter(name+"/credit_starved", "cycles",
+			"sender cycles spent with no credit, counted when a credit returns")
+	}
+	e.links = append(e.links, l)
+	return l, nil
+}
+
+// linkInfo is what the watchdog needs of a link of any item type.
+type linkInfo interface {
+	Name() string
+	Pending() int
+	waitingOn() string
+}
+
+// CreditRoundTrip returns the credits a link needs to send Width items
+// every sender cycle without waiting (booksim's credit round trip).
+func CreditRoundTrip(cfg LinkConfig, tx, rx *Domain) int {
+	rtt := Time(cfg.Latency)*rx.period + Time(cfg.CreditLatency)*tx.period
+	cycles := (rtt + tx.period - 1) / tx.period
+	return cfg.Width * int(cycles)
+}
+
+// Name returns the link's name.
+func (l *Link[T]) Name() string { return l.name }
+
+// Config returns the link's configuration.
+func (l *Link[T]) Config() LinkConfig { return l.cfg }
+
+// From returns the sender.
+func (l *Link[T]) From() *Handle { return l.from }
+
+// To returns the receiver.
+func (l *Link[T]) To() *Handle { return l.to }
+
+func (l *Link[T]) sentNow() int {
+	if l.sentAt != l.e.now {
+		return 0
+	}
+	return l.sent
+}
+
+// Credits returns the credits the sender holds now (or a large number for
+// a link without flow control).
+func (l *Link[T]) Credits() int {
+	if l.cfg.Credits == 0 {
+		return int(^uint(0) >> 1)
+	}
+	for l.returns.len() > 0 && l.returns.front().at <= l.e.now {
+		r := l.returns.pop()
+		if l.avail == 0 {
+			l.starved.Add(uint64((r.at - l.zeroSince) / l.from.cs.dom.period))
+		}
+		l.avail += r.n
+	}
+	return l.avail
+}
+
+// CanSend reports whether the sender may send one more item this edge.
+func (l *Link[T]) CanSend() bool {
+	if l.sentNow() >= l.cfg.Width {
+		return false
+	}
+	if l.cfg.Credits > 0 && l.Credits() == 0 {
+		return false
+	}
+	return true
+}
+
+// Send puts v on the link; it is a modelling error when CanSend is false.
+func (l *Link[T]) Send(v T) {
+	if l.sentNow() >= l.cfg.Width {
+		l.e.fail(fmt.Errorf("link %s: more than %d items sent in one cycle at %v", l.name, l.cfg.Width, l.e.now))
+		return
+	}
+	if l.cfg.Credits > 0 {
+		if l.Credits() == 0 {
+			l.e.fail(fmt.Errorf("link %s: send without credit at %v", l.name, l.e.now))
+			return
+		}
+		l.avail--
+		if l.avail == 0 {
+			l.zeroSince = l.e.now
+		}
+	}
+	if l.sentAt != l.e.now {
+		l.sentAt, l.sent = l.e.now, 0
+	}
+	l.sent++
+	l.staged.push(v)
+	l.touch()
+}
+
+// Peek returns the oldest delivered item without taking it.
+func (l *Link[T]) Peek() (T, bool) {
+	if l.q.len() == 0 || l.q.front().at > l.e.now {
+		var zero T
+		return zero, false
+	}
+	return l.q.front().item, true
+}
+
+// Recv takes the oldest delivered item; with credits, its credit starts
+// back to the sender at this edge's commit.
+func (l *Link[T]) Recv() (T, bool) {
+	v, ok := l.Peek()
+	if !ok {
+		return v, false
+	}
+	l.q.pop()
+	if l.cfg.Credits > 0 {
+		l.stagedRet++
+		l.touch()
+	}
+	return v, true
+}
+
+// Pending returns the items sent and not yet taken (in flight or waiting
+// at the receiver). It is for watchdogs and reports, not for Eval.
+func (l *Link[T]) Pending() int { return l.q.len() }
+
+func (l *Link[T]) touch() {
+	if !l.dirty {
+		l.dirty = true
+		l.e.markDirty(l)
+	}
+}
+
+func (l *Link[T]) elemID() int { return l.id }
+
+func (l *Link[T]) commit(e *Engine) {
+	l.dirty = false
+	if n := l.staged.len(); n > 0 {
+		rx := l.to.cs.dom
+		at := rx.FirstEdgeAfter(e.now) + Time(l.cfg.Latency-1)*rx.period
+		cycle := l.from.cs.dom.CycleAt(e.now)
+		for l.staged.len() > 0 {
+			v := l.staged.pop()
+			l.q.push(flight[T]{at: at, item: v})
+			if e.hooks.transfer != nil {
+				e.hooks.fireTransfer(&TransferEvent{Link: l.name, From: l.from.cs.path, To: l.to.cs.path,
+					Domain: l.from.cs.dom.name, Cycle: cycle, Time: e.now, Arrive: at, Item: l.format(v)})
+			}
+		}
+		l.transfers.Add(uint64(n))
+		e.noteProgress(uint64(n))
+		if at != l.wakeAt {
+			l.wakeAt = at
+			e.heap.push(wakeEntry{t: at, dom: rx.index, ord: l.to.cs.order, cs: l.to.cs})
+		}
+	}
+	if l.stagedRet > 0 {
+		tx := l.from.cs.dom
+		at := tx.FirstEdgeAfter(e.now) + Time(l.cfg.CreditLatency-1)*tx.period
+		l.returns.push(creditReturn{at: at, n: l.stagedRet})
+		e.noteProgress(uint64(l.stagedRet))
+		l.stagedRet = 0
+		if at != l.creditWake {
+			l.creditWake = at
+			e.heap.push(wakeEntry{t: at, dom: tx.index, ord: l.from.cs.order, cs: l.from.cs})
+		}
+	}
+}
+
+// waitingOn says what the link's sender waits for, if anything.
+func (l *Link[T]) waitingOn() string {
+	if l.cfg.Credits > 0 && l.Credits() == 0 {
+		return fmt.Sprintf("link %s has no credits (%d items at the receiver)", l.name, l.q.len())
+	}
+	return ""
+}
+
+// format renders an item for a trace.
+func (l *Link[T]) format(v T) string {
+	if l.Format != nil {
+		return l.Format(v)
+	}
+	return fmt.Sprint(v)
+}
