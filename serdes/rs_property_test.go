@@ -132,8 +132,9 @@ func TestRSCorrectsBursts(t *testing.T) {
 // sum_{i<=t} C(n,i)(q-1)^i / q^(n-k): 4.7e-17 for RS(544,514) and 1.8e-6 for
 // RS(528,514) (computed with exact integers). Any miscorrection at all in a
 // few thousand RS(544,514) trials would point at a decoder bug; the bound is
-// 1e-3 so that the test states a rate rather than a count, and a decoder
-// that accepted locators without checking their roots would exceed it.
+// 1e-3 so that the test states a rate rather than a count while leaving
+// room for rare events if the trials are ever made to include words close to
+// other codewords.
 const miscorrectionBound = 1e-3
 
 func TestRSBeyondTFlaggedOrMiscorrected(t *testing.T) {

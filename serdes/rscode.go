@@ -38,10 +38,15 @@ type Code struct {
 	n, k, t int
 	// gen holds g(x) in ascending powers; gen[n-k] = 1.
 	gen []uint16
-	// encTab[j][x] = gen[j]*x, the multipliers of the encoder's division.
-	encTab []*[GFSize]uint16
+	// divRow holds, for each feedback symbol f, the row
+	// f*gen[p-1], f*gen[p-2], ..., f*gen[0] (p = n-k) at divRow[f*p:]: one
+	// step of the long division by g(x) XORs a whole row into the window
+	// that follows the eliminated symbol.
+	divRow []uint16
 	// synTab[i][x] = alpha^i*x, the Horner step of syndrome i.
 	synTab []*[GFSize]uint16
+	// chienTab[k][x] = alpha^(-k)*x, k = 0..t, the Chien search steps.
+	chienTab []*[GFSize]uint16
 }
 
 // NewCode builds RS(n,k) over GF(2^10). n must not exceed 1023, and n-k
@@ -65,11 +70,19 @@ func NewCode(n, k int) (*Code, error) {
 			c.gen[j] = v ^ GFMul(c.gen[j], root)
 		}
 	}
-	c.encTab = make([]*[GFSize]uint16, p)
+	c.divRow = make([]uint16, GFSize*p)
+	for f := 0; f < GFSize; f++ {
+		for j := 0; j < p; j++ {
+			c.divRow[f*p+j] = GFMul(uint16(f), c.gen[p-1-j])
+		}
+	}
 	c.synTab = make([]*[GFSize]uint16, p)
 	for j := 0; j < p; j++ {
-		c.encTab[j] = gfMulTable(c.gen[j])
 		c.synTab[j] = gfMulTable(GFExp(j))
+	}
+	c.chienTab = make([]*[GFSize]uint16, c.t+1)
+	for k := range c.chienTab {
+		c.chienTab[k] = gfMulTable(GFExp(-k))
 	}
 	return c, nil
 }
@@ -99,6 +112,30 @@ func (c *Code) T() int { return c.t }
 // coefficient of x^i; the last element is 1).
 func (c *Code) Generator() []uint16 { return append([]uint16(nil), c.gen...) }
 
+// maxN is the longest codeword over GF(2^10); Encode divides in a stack
+// buffer of this size.
+const maxN = gfOrder
+
+// divide replaces buf (n symbols, the coefficients of a polynomial of degree
+// below n, highest first) by its long division by g(x): buf[:k] is left
+// holding the quotient and buf[k:] the remainder. It does not allocate.
+func (c *Code) divide(buf []uint16) {
+	p := c.n - c.k
+	div := c.divRow
+	for i := 0; i < c.k; i++ {
+		f := int(buf[i] & gfOrder)
+		if f == 0 {
+			continue
+		}
+		row := div[f*p : f*p+p]
+		win := buf[i+1 : i+1+p]
+		win = win[:len(row)]
+		for j, v := range row {
+			win[j] ^= v
+		}
+	}
+}
+
 // Encode writes the codeword of msg into cw: cw[:k] = msg and cw[k:] the
 // parity, the remainder of msg(x)*x^(n-k) divided by g(x). msg must hold k
 // symbols and cw n symbols, each below 1024; msg and cw[:k] may be the same
@@ -107,23 +144,17 @@ func (c *Code) Encode(msg, cw []uint16) {
 	if len(msg) != c.k || len(cw) != c.n {
 		panic(fmt.Sprintf("serdes: Encode needs %d message and %d codeword symbols, got %d and %d", c.k, c.n, len(msg), len(cw)))
 	}
-	p := c.n - c.k
-	par := cw[c.k:]
-	clear(par)
-	// par[0] holds the coefficient of x^(p-1): the register shifts towards
-	// index 0, where the feedback is taken.
-	enc := c.encTab
 	var bad uint16
 	for _, m := range msg {
 		bad |= m
-		fb := (m ^ par[0]) & gfOrder
-		for j := 0; j < p-1; j++ {
-			par[j] = par[j+1] ^ enc[p-1-j][fb]
-		}
-		par[p-1] = enc[0][fb]
 	}
 	if bad >= GFSize {
 		panic("serdes: Encode given a symbol wider than 10 bits")
 	}
+	var scratch [maxN]uint16
+	buf := scratch[:c.n]
+	copy(buf, msg)
+	c.divide(buf)
+	copy(cw[c.k:], buf[c.k:])
 	copy(cw[:c.k], msg)
 }

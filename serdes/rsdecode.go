@@ -57,13 +57,14 @@ type DecodeResult struct {
 // computed error pattern does not reproduce the syndromes.
 type Decoder struct {
 	c      *Code
+	work   []uint16 // n: the received word under division by g(x)
 	synd   []uint16 // 2t syndromes
 	lambda []uint16 // error locator, ascending powers, 2t+1
 	prev   []uint16 // Berlekamp-Massey's B(x)
 	tmp    []uint16
 	omega  []uint16 // error evaluator, t
-	term   []int32  // Chien: log of lambda_k*alpha^(-k*p), -1 for zero
-	step   []int32  // Chien: per-step log increment
+	term   []uint16 // Chien: lambda_k*alpha^(-k*p)
+	check  []uint16 // syndromes of the computed error pattern
 	pos    []int    // error positions (codeword indices)
 	val    []uint16 // error values
 }
@@ -73,13 +74,14 @@ func NewDecoder(c *Code) *Decoder {
 	p := c.n - c.k
 	return &Decoder{
 		c:      c,
+		work:   make([]uint16, c.n),
 		synd:   make([]uint16, p),
 		lambda: make([]uint16, p+1),
 		prev:   make([]uint16, p+1),
 		tmp:    make([]uint16, p+1),
 		omega:  make([]uint16, c.t),
-		term:   make([]int32, c.t+1),
-		step:   make([]int32, c.t+1),
+		term:   make([]uint16, c.t+1),
+		check:  make([]uint16, p),
 		pos:    make([]int, 0, c.t),
 		val:    make([]uint16, 0, c.t),
 	}
@@ -91,29 +93,44 @@ func (d *Decoder) Code() *Code { return d.c }
 // Syndromes computes S_i = r(alpha^i), i = 0..n-k-1, of the received word
 // into the decoder's buffer and reports whether any is non-zero. The returned
 // slice is valid until the next call.
+//
+// It first divides r(x) by g(x), which costs the same as encoding; a zero
+// remainder means a codeword and all syndromes zero. Otherwise, since every
+// alpha^i is a root of g, S_i is the remainder evaluated at alpha^i, a
+// polynomial of degree below n-k.
 func (d *Decoder) Syndromes(r []uint16) ([]uint16, bool) {
 	c := d.c
 	if len(r) != c.n {
 		panic(fmt.Sprintf("serdes: Decode needs %d symbols, got %d", c.n, len(r)))
 	}
-	s := d.synd
-	clear(s)
-	tabs := c.synTab
 	var acc uint16
 	for _, x := range r {
 		acc |= x
-		for i, t := range tabs {
-			s[i] = t[s[i]&gfOrder] ^ x
-		}
 	}
 	if acc >= GFSize {
 		panic("serdes: Decode given a symbol wider than 10 bits")
 	}
+	buf := d.work
+	copy(buf, r)
+	c.divide(buf)
+	rem := buf[c.k:]
+	s := d.synd
+	clear(s)
 	var any uint16
-	for _, v := range s {
+	for _, v := range rem {
 		any |= v
 	}
-	return s, any != 0
+	if any == 0 {
+		return s, false
+	}
+	for i, t := range c.synTab {
+		var v uint16
+		for _, x := range rem {
+			v = t[v&gfOrder] ^ x
+		}
+		s[i] = v
+	}
+	return s, true
 }
 
 // ErrorPositions returns the codeword indices corrected by the last Decode
@@ -202,31 +219,19 @@ func (d *Decoder) berlekampMassey(s []uint16) int {
 
 // chien finds the roots alpha^(-p) of Lambda for exponents p = 0..n-1, the
 // position of exponent p being index n-1-p, and reports whether exactly L
-// were found.
+// were found. Term k of Lambda(alpha^(-p)) is lambda_k*alpha^(-kp); each step
+// multiplies it by alpha^(-k) with one table look-up.
 func (d *Decoder) chien(L int) bool {
 	n := d.c.n
-	term, step := d.term[:L+1], d.step[:L+1]
-	for k := 0; k <= L; k++ {
-		if d.lambda[k] == 0 {
-			term[k] = -1
-		} else {
-			term[k] = int32(gfLog[d.lambda[k]])
-		}
-		step[k] = int32((gfOrder - k) % gfOrder)
-	}
+	term := d.term[:L+1]
+	tabs := d.c.chienTab[:L+1]
+	copy(term, d.lambda[:L+1])
 	for p := 0; p < n; p++ {
 		var sum uint16
-		for k := 0; k <= L; k++ {
-			e := term[k]
-			if e < 0 {
-				continue
-			}
-			sum ^= gfExp[e]
-			e += step[k]
-			if e >= gfOrder {
-				e -= gfOrder
-			}
-			term[k] = e
+		for k, t := range tabs {
+			v := term[k]
+			sum ^= v
+			term[k] = t[v&gfOrder]
 		}
 		if sum == 0 {
 			d.pos = append(d.pos, n-1-p)
@@ -282,16 +287,24 @@ func (d *Decoder) forney(L int) bool {
 }
 
 // checkPattern confirms that the error pattern reproduces every syndrome,
-// so the corrected word is a codeword.
+// so the corrected word is a codeword: S_i = sum_k e_k X_k^i.
 func (d *Decoder) checkPattern() bool {
 	n := d.c.n
-	for i, si := range d.synd {
-		var v uint16
-		for k, j := range d.pos {
-			p := n - 1 - j
-			v ^= GFMul(d.val[k], gfExp[(i*p)%gfOrder])
+	chk := d.check
+	clear(chk)
+	for k, j := range d.pos {
+		p := (n - 1 - j) % gfOrder
+		le := int(gfLog[d.val[k]])
+		for i := range chk {
+			chk[i] ^= gfExp[le]
+			le += p
+			if le >= gfOrder {
+				le -= gfOrder
+			}
 		}
-		if v != si {
+	}
+	for i, v := range chk {
+		if v != d.synd[i] {
 			return false
 		}
 	}
