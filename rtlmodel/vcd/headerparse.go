@@ -119,7 +119,7 @@ func (r *Reader) words(line int, cmd string, max int) ([]string, error) {
 		if string(tok) == "$end" {
 			return w, nil
 		}
-		if tok[0] == '$' {
+		if isKeyword(tok) {
 			return nil, r.errf(r.sc.tok, "%s is not closed by $end before %q", cmd, clip(tok))
 		}
 		if len(w) == max {
@@ -205,6 +205,16 @@ func (r *Reader) parseVar(line int, scope *Scope) error {
 	r.h.byName[v.fullName] = append(r.h.byName[v.fullName], v)
 	return nil
 }
+
+// keywords are the commands of IEEE 1364-2005 section 18.2. Identifier
+// codes may start with '$', so only these words end a declaration early.
+var keywords = map[string]bool{
+	"$comment": true, "$date": true, "$enddefinitions": true, "$scope": true,
+	"$timescale": true, "$upscope": true, "$var": true, "$version": true,
+	"$dumpall": true, "$dumpoff": true, "$dumpon": true, "$dumpvars": true,
+}
+
+func isKeyword(tok []byte) bool { return len(tok) > 1 && tok[0] == '$' && keywords[string(tok)] }
 
 // clip shortens a token for an error message.
 func clip(tok []byte) string {

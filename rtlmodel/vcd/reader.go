@@ -229,7 +229,7 @@ func (r *Reader) step() (Event, error) {
 		if err != nil {
 			return Event{}, err
 		}
-		if code == nil || code[0] == '$' {
+		if code == nil || isKeyword(code) || string(code) == "$end" {
 			return Event{}, r.errf(line, "value %q without an identifier code", clip(tok))
 		}
 		return r.change(line, code, c|0x20, r.valBuf)
