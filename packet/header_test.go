@@ -42,10 +42,19 @@ func TestHeaderRandomBytesCanonical(t *testing.T) {
 	for _, c := range hdrCases {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(2, uint64(len(c.name))))
+			big := make([]byte, 1<<16+64)
 			ok := 0
 			for i := 0; i < 3000; i++ {
-				b := make([]byte, r.IntN(64))
-				hdrFill(r, b)
+				var b []byte
+				if i%2 == 0 {
+					b = make([]byte, r.IntN(64))
+					hdrFill(r, b)
+				} else { // a valid encoding with one byte changed and a random cut
+					_, in := hdrEncodeFor(t, c, c.gen(r), big)
+					b = append([]byte(nil), in[:min(len(in), 64)]...)
+					b[r.IntN(len(b))] ^= byte(1 + r.IntN(255))
+					b = b[:len(b)-r.IntN(2)*r.IntN(len(b))]
+				}
 				if !hdrCheckCanonical(t, c, b, out) {
 					continue
 				}
