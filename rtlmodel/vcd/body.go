@@ -7,39 +7,35 @@ import (
 
 // change applies one value change: kind is 'b' (bits), 'r' (real) or 's'
 // (string).
-func (r *Reader) change(line int, code []byte, kind byte, val []byte) (Event, error) {
+func (r *Reader) change(line int, code []byte, kind byte, val []byte) (bool, error) {
 	sig := r.lookup(code)
 	if sig == nil {
-		return Event{}, r.errf(line, "unknown identifier code %q", clip(code))
+		return false, r.errf(line, "unknown identifier code %q", clip(code))
 	}
 	v := &sig.val
 	switch kind {
 	case 'b':
 		if msg := v.setBits(sig.Width, val); msg != "" {
-			return Event{}, r.errf(line, "%s", msg)
+			return false, r.errf(line, "%s", msg)
 		}
 	case 'r':
 		f, ok := parseReal(val)
 		if !ok {
-			return Event{}, r.errf(line, "bad real value %q", clip(val))
+			return false, r.errf(line, "bad real value %q", clip(val))
 		}
 		v.kind, v.real = ValueReal, f
 	default:
 		v.kind = ValueString
 		v.str = append(v.str[:0], val...)
 	}
-	return Event{
-		Kind:    EventChange,
-		Time:    r.time,
-		Signal:  sig,
-		Value:   Value{kind: v.kind, bits: v.bits, real: v.real, str: v.str},
-		Section: r.section,
-		Line:    line,
-	}, nil
+	e := &r.ev
+	e.Kind, e.Time, e.Signal, e.Section, e.Line, e.Text = EventChange, r.time, sig, r.section, line, ""
+	e.Value = Value{kind: v.kind, bits: v.bits, real: v.real, str: v.str}
+	return true, nil
 }
 
 // command handles a $keyword among the value changes.
-func (r *Reader) command(line int, tok []byte) (Event, error) {
+func (r *Reader) command(line int, tok []byte) (bool, error) {
 	var k EventKind
 	switch string(tok) {
 	case "$dumpvars":
@@ -52,28 +48,30 @@ func (r *Reader) command(line int, tok []byte) (Event, error) {
 		k = EventDumpAll
 	case "$end":
 		if r.section == 0 {
-			return Event{}, r.errf(line, "$end without an open section")
+			return false, r.errf(line, "$end without an open section")
 		}
-		ev := Event{Kind: EventEndSection, Time: r.time, Section: r.section, Line: line}
+		r.ev = Event{Kind: EventEndSection, Time: r.time, Section: r.section, Line: line}
 		r.section = 0
-		return ev, nil
+		return true, nil
 	case "$comment":
 		text, err := r.body(line, "$comment")
 		if err != nil {
-			return Event{}, err
+			return false, err
 		}
-		return Event{Kind: EventComment, Time: r.time, Text: text, Section: r.section, Line: line}, nil
+		r.ev = Event{Kind: EventComment, Time: r.time, Text: text, Section: r.section, Line: line}
+		return true, nil
 	default:
 		// Other commands ($enddefinitions repeated, $attrbegin, vendor
 		// extensions) are skipped with their bodies.
 		_, err := r.body(line, string(tok))
-		return Event{}, err
+		return false, err
 	}
 	if r.section != 0 {
-		return Event{}, r.errf(line, "%s inside an open %s section", tok, r.section)
+		return false, r.errf(line, "%s inside an open %s section", tok, r.section)
 	}
 	r.section = k
-	return Event{Kind: k, Time: r.time, Section: k, Line: line}, nil
+	r.ev = Event{Kind: k, Time: r.time, Section: k, Line: line}
+	return true, nil
 }
 
 // parseUint parses a decimal time without allocating.

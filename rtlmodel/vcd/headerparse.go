@@ -7,7 +7,7 @@ import (
 
 // maxWidth bounds a declared width so that a corrupt file cannot make the
 // reader allocate without limit.
-const maxWidth = 1 << 24
+const maxWidth = 1 << 20
 
 // parseHeader reads declarations up to and including $enddefinitions $end.
 func (r *Reader) parseHeader() error {

@@ -86,6 +86,7 @@ type Reader struct {
 	err     error
 	fast    []*Signal
 	valBuf  []byte
+	ev      Event
 	scalar  [1]byte
 }
 
@@ -157,14 +158,17 @@ func (r *Reader) lookup(code []byte) *Signal {
 // Next returns the next event, or io.EOF after the last one. After any
 // other error the Reader is spent and keeps returning that error.
 func (r *Reader) Next() (Event, error) {
-	if r.err != nil {
-		return Event{}, r.err
+	for r.err == nil {
+		ok, err := r.step()
+		if err != nil {
+			r.err = err
+			break
+		}
+		if ok {
+			return r.ev, nil
+		}
 	}
-	ev, err := r.next()
-	if err != nil {
-		r.err = err
-	}
-	return ev, err
+	return Event{}, r.err
 }
 
 // All returns an iterator over the remaining events. It stops at the end
@@ -183,30 +187,21 @@ func (r *Reader) All() iter.Seq2[Event, error] {
 	}
 }
 
-func (r *Reader) next() (Event, error) {
-	for {
-		ev, err := r.step()
-		if err != nil || ev.Kind != 0 {
-			return ev, err
-		}
-	}
-}
-
-// step reads one token's worth of body; it returns an Event with Kind 0
-// after skipping an unknown command.
-func (r *Reader) step() (Event, error) {
+// step reads one token's worth of body into r.ev; it returns false after
+// skipping an unknown command.
+func (r *Reader) step() (bool, error) {
 	tok, err := r.token()
 	if err != nil {
-		return Event{}, err
+		return false, err
 	}
 	if tok == nil {
-		return Event{}, io.EOF
+		return false, io.EOF
 	}
 	line := r.sc.tok
 	c := tok[0]
 	if bitCanon[c] != 0 {
 		if len(tok) < 2 {
-			return Event{}, r.errf(line, "value %q without an identifier code", clip(tok))
+			return false, r.errf(line, "value %q without an identifier code", clip(tok))
 		}
 		r.scalar[0] = c
 		return r.change(line, tok[1:], 'b', r.scalar[:])
@@ -215,26 +210,27 @@ func (r *Reader) step() (Event, error) {
 	case '#':
 		t, ok := parseUint(tok[1:])
 		if !ok {
-			return Event{}, r.errf(line, "bad time %q", clip(tok))
+			return false, r.errf(line, "bad time %q", clip(tok))
 		}
 		if t < r.time {
-			return Event{}, r.errf(line, "time %d goes back from %d", t, r.time)
+			return false, r.errf(line, "time %d goes back from %d", t, r.time)
 		}
 		r.time = t
-		return Event{Kind: EventTime, Time: t, Line: line, Section: r.section}, nil
+		r.ev = Event{Kind: EventTime, Time: t, Line: line, Section: r.section}
+		return true, nil
 	case 'b', 'B', 'r', 'R', 's', 'S':
 		// Reading the code may move the buffer under the value: copy it.
 		r.valBuf = append(r.valBuf[:0], tok[1:]...)
 		code, err := r.token()
 		if err != nil {
-			return Event{}, err
+			return false, err
 		}
 		if code == nil || isKeyword(code) || string(code) == "$end" {
-			return Event{}, r.errf(line, "value %q without an identifier code", clip(tok))
+			return false, r.errf(line, "value %q without an identifier code", clip(tok))
 		}
 		return r.change(line, code, c|0x20, r.valBuf)
 	case '$':
 		return r.command(line, tok)
 	}
-	return Event{}, r.errf(line, "unexpected %q among the value changes", clip(tok))
+	return false, r.errf(line, "unexpected %q among the value changes", clip(tok))
 }

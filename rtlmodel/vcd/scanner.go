@@ -6,7 +6,7 @@ import (
 )
 
 const (
-	defaultBufSize     = 256 << 10
+	defaultBufSize     = 64 << 10
 	defaultMaxTokenLen = 64 << 20
 )
 
@@ -30,9 +30,9 @@ func newScanner(r io.Reader, maxTok int) *scanner {
 
 var errTokenTooLong = errors.New("token too long")
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
-}
+var spaceTable = [256]bool{' ': true, '\n': true, '\t': true, '\r': true, '\v': true, '\f': true}
+
+func isSpace(c byte) bool { return spaceTable[c] }
 
 // fill reads more input after s.end, first moving the unread bytes from
 // keep on to the front of the buffer. It returns false at end of input.
