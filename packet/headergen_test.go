@@ -83,9 +83,12 @@ func hdrGenSESCommon(r *rand.Rand) SESCommon {
 
 // hdrGenTransport draws a known opcode and fills only the extension
 // headers it carries, so that a decoded copy compares equal.
-func hdrGenTransport(r *rand.Rand) Transport {
+func hdrGenTransport(r *rand.Rand) Transport { return hdrGenTransportOp(r, hdrOpCode(r)) }
+
+// hdrGenTransportOp is hdrGenTransport for a chosen opcode.
+func hdrGenTransportOp(r *rand.Rand, op OpCode) Transport {
 	t := Transport{BTH: hdrGenBTH(r)}
-	op := t.BTH.OpCode
+	t.BTH.OpCode = op
 	if op.HasDETH() {
 		t.DETH = DETH{QKey: r.Uint32(), Rsvd8: uint8(r.Uint32()), SrcQP: hdrU32(r, 24)}
 	}
