@@ -22,11 +22,15 @@ type hdrCase struct {
 	need  func(h hdrCodec, n int) int
 }
 
-func hdrU8(r *rand.Rand, bits uint) uint8    { return uint8(r.Uint32() & (1<<bits - 1)) }
-func hdrU16(r *rand.Rand, bits uint) uint16  { return uint16(r.Uint32() & (1<<bits - 1)) }
-func hdrU32(r *rand.Rand, bits uint) uint32  { return uint32(r.Uint64() & (1<<bits - 1)) }
-func hdrBool(r *rand.Rand) bool              { return r.IntN(2) == 1 }
-func hdrFill(r *rand.Rand, b []byte)         { for i := range b { b[i] = byte(r.Uint32()) } }
+func hdrU8(r *rand.Rand, bits uint) uint8   { return uint8(r.Uint32() & (1<<bits - 1)) }
+func hdrU16(r *rand.Rand, bits uint) uint16 { return uint16(r.Uint32() & (1<<bits - 1)) }
+func hdrU32(r *rand.Rand, bits uint) uint32 { return uint32(r.Uint64() & (1<<bits - 1)) }
+func hdrBool(r *rand.Rand) bool             { return r.IntN(2) == 1 }
+func hdrFill(r *rand.Rand, b []byte) {
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+}
 func hdrMAC(r *rand.Rand) (m [6]byte)        { hdrFill(r, m[:]); return }
 func hdrAddr16(r *rand.Rand) (a [16]byte)    { hdrFill(r, a[:]); return }
 func hdrOpCode(r *rand.Rand) OpCode          { return hdrKnownOps[r.IntN(len(hdrKnownOps))] }
