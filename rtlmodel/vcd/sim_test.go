@@ -2,6 +2,7 @@ package vcd
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,5 +168,29 @@ func TestWriterOutputConvertsWithVcd2fst(t *testing.T) {
 		require.NoError(t, err)
 		assert.NotNil(t, h.Var("top.count"))
 		assert.NotNil(t, h.Var("top.lane[0].count_q"))
+		for _, name := range []string{"top.count", "top.wide", "top.level", "top.clk"} {
+			want := history(t, buf.Bytes(), name)
+			require.Greater(t, len(want), 1, name)
+			assert.Equal(t, want, history(t, back, name), name)
+		}
 	}
+}
+
+// history lists the distinct values one signal takes, with their times.
+func history(t *testing.T, file []byte, name string) []string {
+	t.Helper()
+	rd, err := NewReader(bytes.NewReader(file))
+	require.NoError(t, err)
+	v := rd.Header().Var(name)
+	require.NotNil(t, v, name)
+	var out []string
+	last := ""
+	for ev, err := range rd.All() {
+		require.NoError(t, err)
+		if ev.Kind == EventChange && ev.Signal == v.Signal && ev.Value.String() != last {
+			last = ev.Value.String()
+			out = append(out, fmt.Sprintf("%d:%s", ev.Time, last))
+		}
+	}
+	return out
 }
