@@ -47,11 +47,11 @@ func ChecksumFold(sum uint32) uint16 {
 func InternetChecksum(b []byte) uint16 { return ChecksumFold(ChecksumAdd(0, b)) }
 
 // UpdateChecksum16 returns the checksum hc after one 16-bit word it covers
-// changed from old to new, by RFC 1624 equation 3: HC' = ~(~HC + ~m + m').
+// changed from m to m2, by RFC 1624 equation 3: HC' = ~(~HC + ~m + m').
 // Unlike equation 2 it never yields 0xFFFF where a full recomputation gives
 // 0x0000.
-func UpdateChecksum16(hc, old, new uint16) uint16 {
-	s := uint32(^hc) + uint32(^old) + uint32(new)
+func UpdateChecksum16(hc, m, m2 uint16) uint16 {
+	s := uint32(^hc) + uint32(^m) + uint32(m2)
 	for s>>16 != 0 {
 		s = s&0xFFFF + s>>16
 	}

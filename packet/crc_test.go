@@ -122,3 +122,16 @@ func BenchmarkCRC16CCITTFalse4K(b *testing.B) {
 		CRC16CCITTFalse(buf)
 	}
 }
+
+func FuzzCRC16(f *testing.F) {
+	f.Add([]byte("123456789"), uint16(0x1021), uint16(0xFFFF), false, uint16(0), uint8(3))
+	f.Add([]byte{}, uint16(0x100B), uint16(0xFFFF), true, uint16(0xFFFF), uint8(0))
+	f.Fuzz(func(t *testing.T, b []byte, poly, init uint16, refl bool, xorout uint16, split uint8) {
+		p := CRC16Params{Poly: poly, Init: init, Reflect: refl, XorOut: xorout}
+		c := NewCRC16(p)
+		want := crc16Bitwise(p, b)
+		require.Equal(t, want, c.Checksum(b))
+		k := int(split) % (len(b) + 1)
+		require.Equal(t, want, c.Finish(c.Update(c.Update(c.Start(), b[:k]), b[k:])))
+	})
+}

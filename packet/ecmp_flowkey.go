@@ -13,13 +13,22 @@ type FlowField uint16
 // The first four in this order are the RSS input order, so a Toeplitz ECMP
 // hash over FieldsRSS reproduces the RSS hash.
 const (
+	// FieldSrcAddr selects the source address.
 	FieldSrcAddr FlowField = 1 << iota
+	// FieldDstAddr selects the destination address.
 	FieldDstAddr
+	// FieldSrcPort selects the L4 source port; in RoCEv2 it carries the
+	// flow entropy (0xC000-0xFFFF, FACTS 1.1 UDP source port row [R7]).
 	FieldSrcPort
+	// FieldDstPort selects the L4 destination port (RoCEv2: 4791, FACTS 1.1).
 	FieldDstPort
+	// FieldProtocol selects the IP protocol or IPv6 next header.
 	FieldProtocol
+	// FieldFlowLabel selects the 20-bit IPv6 flow label (FACTS 1.1 IPv6 row).
 	FieldFlowLabel
+	// FieldDestQP selects the 24-bit BTH destination QP (FACTS 1.2 BTH).
 	FieldDestQP
+	// FieldEntropy selects the 16-bit transport entropy value.
 	FieldEntropy
 
 	// FieldsAddrs selects the two addresses (the RSS 2-tuple).

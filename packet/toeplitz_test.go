@@ -154,3 +154,19 @@ func BenchmarkToeplitzIPv6Ports(b *testing.B) {
 	}
 	_ = sink
 }
+
+func FuzzToeplitz(f *testing.F) {
+	f.Add(MicrosoftRSSKey[:], []byte{66, 9, 149, 187, 161, 142, 100, 80, 0x0a, 0xea, 0x06, 0xe6})
+	f.Fuzz(func(t *testing.T, key, in []byte) {
+		tz, err := NewToeplitz(key)
+		if len(key) < 5 || len(key) > 256 {
+			require.Error(t, err)
+			return
+		}
+		require.NoError(t, err)
+		if len(in) > tz.MaxInput() {
+			in = in[:tz.MaxInput()]
+		}
+		require.Equal(t, toeplitzBitwise(key, in), tz.Hash(in))
+	})
+}
