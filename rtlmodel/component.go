@@ -9,7 +9,9 @@ import "math"
 // work: edge.Next() to be evaluated at the following edge, a later cycle to
 // sleep until then, or Never to sleep until a link delivers to it. A
 // component that is evaluated at an edge where it has nothing to do must
-// change nothing: that is what makes idle skipping equal to always-tick.
+// change nothing and return the same Wake as before (keep the plan in
+// state, not in the cycle arithmetic of the call): that is what makes idle
+// skipping equal to always-tick.
 type Component interface {
 	Eval(edge Edge) Wake
 }
@@ -62,7 +64,7 @@ type compState struct {
 	evaluated bool
 	lastCycle uint64 // cycle of the last Eval
 	lastTime  Time   // time of the last Eval (to drop duplicate wakes)
-	wantNext  bool   // in the domain's active list for its next edge
+	activeAt  Time   // the edge for which it is in its domain's active list
 	rng       *RNG
 }
 

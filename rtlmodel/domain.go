@@ -14,6 +14,7 @@ type Domain struct {
 	active     []*compState // due at the edge after lastEdge, sorted by order
 	nextActive []*compState // scratch: built during an edge
 	lastEdge   Time         // time of the last processed edge
+	lastCycle  uint64       // its cycle number
 	ticked     bool         // whether any edge was processed
 	edgeCount  uint64       // edges processed (for stats)
 }

@@ -123,6 +123,15 @@ func (e *Engine) newElemID() int { e.nextID++; return e.nextID }
 // markDirty queues a state element for commit at the end of this edge.
 func (e *Engine) markDirty(s stateElem) { e.dirty = append(e.dirty, s) }
 
+// wakeFor asks for cs to be evaluated at time t (an edge of its domain),
+// unless it is already due then from its domain's active list.
+func (e *Engine) wakeFor(cs *compState, t Time) {
+	if cs.activeAt == t {
+		return
+	}
+	e.heap.push(wakeEntry{t: t, dom: cs.dom.index, ord: cs.order, cs: cs})
+}
+
 // fail records the first internal error; the run stops after this edge.
 func (e *Engine) fail(err error) {
 	if e.err == nil {
@@ -241,7 +250,10 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 	if e.opts.ShuffleEval {
 		e.shuffle.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
 	}
-	cycle := d.CycleAt(t)
+	cycle := d.lastCycle + 1
+	if !d.ticked || d.lastEdge+d.period != t {
+		cycle = d.CycleAt(t)
+	}
 	d.nextActive = d.nextActive[:0]
 	for _, cs := range list {
 		slept := cycle
@@ -254,6 +266,7 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 		case w == Never:
 		case uint64(w) <= cycle+1:
 			d.nextActive = append(d.nextActive, cs)
+			cs.activeAt = t + d.period
 		default:
 			e.heap.push(wakeEntry{t: d.EdgeTime(uint64(w)), dom: d.index, ord: cs.order, cs: cs})
 		}
@@ -263,7 +276,7 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 		slices.SortFunc(d.nextActive, func(a, b *compState) int { return a.order - b.order })
 	}
 	d.active, d.nextActive = d.nextActive, d.active
-	d.lastEdge, d.ticked = t, true
+	d.lastEdge, d.lastCycle, d.ticked = t, cycle, true
 	d.edgeCount++
 	if e.hooks.edge != nil {
 		e.hooks.fireEdge(d, cycle, t)
@@ -306,12 +319,15 @@ func appendOnce(list []*compState, cs *compState) []*compState {
 	return append(list, cs)
 }
 
-// commitAll commits the state written in this edge, in element order.
+// commitAll commits the state written in this edge. Commits are
+// independent of each other, so their order shows only in what hooks see:
+// when someone listens, they run in element order, which no Eval order can
+// change.
 func (e *Engine) commitAll() {
 	if len(e.dirty) == 0 {
 		return
 	}
-	if !slices.IsSortedFunc(e.dirty, cmpElem) {
+	if e.hooks.transfer != nil && !slices.IsSortedFunc(e.dirty, cmpElem) {
 		slices.SortFunc(e.dirty, cmpElem)
 	}
 	for i, s := range e.dirty {

@@ -54,9 +54,12 @@ type Link[T any] struct {
 	creditWake Time
 	dirty      bool
 
-	transfers *Counter
-	starved   *Counter
+	transfers Counter
+	starved   Counter
 	zeroSince Time
+	// fixed delays when both ends share a domain (no division per item)
+	sameDomain          bool
+	latencyPs, creditPs Time
 
 	// Format renders an item for traces; nil uses fmt.Sprint.
 	Format func(T) string
@@ -98,10 +101,17 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 	l.staged = newQueue[T](cfg.Width)
 	l.q = newQueue[flight[T]](max(inflight, cfg.Credits))
 	l.returns = newQueue[creditReturn](int(cfg.Latency + cfg.CreditLatency + 1))
-	l.transfers = e.stats.Counter(name+"/transfers", "items", "items sent over the link")
+	l.transfers = Counter{metricBase: metricBase{name + "/transfers", "items", "items sent over the link"}}
+	e.stats.add(&l.transfers)
 	if cfg.Credits > 0 {
-		l.starved = e.stats.Counter(name+"/credit_starved", "cycles",
-			"sender cycles spent with no credit, counted when a credit returns")
+		l.starved = Counter{metricBase: metricBase{name + "/credit_starved", "cycles",
+			"sender cycles that began with no credit, counted when a credit returns"}}
+		e.stats.add(&l.starved)
+	}
+	if from.cs.dom == to.cs.dom {
+		l.sameDomain = true
+		l.latencyPs = Time(cfg.Latency) * from.cs.dom.period
+		l.creditPs = Time(cfg.CreditLatency) * from.cs.dom.period
 	}
 	e.links = append(e.links, l)
 	return l, nil
@@ -147,23 +157,30 @@ func (l *Link[T]) Credits() int {
 	if l.cfg.Credits == 0 {
 		return int(^uint(0) >> 1)
 	}
-	for l.returns.len() > 0 && l.returns.front().at <= l.e.now {
+	l.drainCredits()
+	return l.avail
+}
+
+// drainCredits takes in the credit returns that have arrived by now.
+func (l *Link[T]) drainCredits() {
+	for l.returns.n > 0 && l.returns.front().at <= l.e.now {
 		r := l.returns.pop()
-		if l.avail == 0 {
-			l.starved.Add(uint64((r.at - l.zeroSince) / l.from.cs.dom.period))
+		// Cycles strictly between running out and the return are starved.
+		if p := l.from.cs.dom.period; l.avail == 0 && r.at > l.zeroSince+p {
+			l.starved.v += uint64((r.at-l.zeroSince)/p) - 1
 		}
 		l.avail += r.n
 	}
-	return l.avail
 }
 
 // CanSend reports whether the sender may send one more item this edge.
 func (l *Link[T]) CanSend() bool {
-	if l.sentNow() >= l.cfg.Width {
+	if l.sentAt == l.e.now && l.sent >= l.cfg.Width {
 		return false
 	}
-	if l.cfg.Credits > 0 && l.Credits() == 0 {
-		return false
+	if l.cfg.Credits > 0 && l.avail == 0 {
+		l.drainCredits()
+		return l.avail > 0
 	}
 	return true
 }
@@ -175,7 +192,10 @@ func (l *Link[T]) Send(v T) {
 		return
 	}
 	if l.cfg.Credits > 0 {
-		if l.Credits() == 0 {
+		if l.avail == 0 {
+			l.drainCredits()
+		}
+		if l.avail == 0 {
 			l.e.fail(fmt.Errorf("link %s: send without credit at %v", l.name, l.e.now))
 			return
 		}
@@ -232,33 +252,39 @@ func (l *Link[T]) elemID() int { return l.id }
 func (l *Link[T]) commit(e *Engine) {
 	l.dirty = false
 	if n := l.staged.len(); n > 0 {
-		rx := l.to.cs.dom
-		at := rx.FirstEdgeAfter(e.now) + Time(l.cfg.Latency-1)*rx.period
-		cycle := l.from.cs.dom.CycleAt(e.now)
+		at := e.now + l.latencyPs
+		if !l.sameDomain {
+			rx := l.to.cs.dom
+			at = rx.FirstEdgeAfter(e.now) + Time(l.cfg.Latency-1)*rx.period
+		}
 		for l.staged.len() > 0 {
 			v := l.staged.pop()
 			l.q.push(flight[T]{at: at, item: v})
 			if e.hooks.transfer != nil {
 				e.hooks.fireTransfer(&TransferEvent{Link: l.name, From: l.from.cs.path, To: l.to.cs.path,
-					Domain: l.from.cs.dom.name, Cycle: cycle, Time: e.now, Arrive: at, Item: l.format(v)})
+					Domain: l.from.cs.dom.name, Cycle: l.from.cs.dom.CycleAt(e.now), Time: e.now, Arrive: at,
+					Item: l.format(v)})
 			}
 		}
 		l.transfers.Add(uint64(n))
 		e.noteProgress(uint64(n))
 		if at != l.wakeAt {
 			l.wakeAt = at
-			e.heap.push(wakeEntry{t: at, dom: rx.index, ord: l.to.cs.order, cs: l.to.cs})
+			e.wakeFor(l.to.cs, at)
 		}
 	}
 	if l.stagedRet > 0 {
-		tx := l.from.cs.dom
-		at := tx.FirstEdgeAfter(e.now) + Time(l.cfg.CreditLatency-1)*tx.period
+		at := e.now + l.creditPs
+		if !l.sameDomain {
+			tx := l.from.cs.dom
+			at = tx.FirstEdgeAfter(e.now) + Time(l.cfg.CreditLatency-1)*tx.period
+		}
 		l.returns.push(creditReturn{at: at, n: l.stagedRet})
 		e.noteProgress(uint64(l.stagedRet))
 		l.stagedRet = 0
 		if at != l.creditWake {
 			l.creditWake = at
-			e.heap.push(wakeEntry{t: at, dom: tx.index, ord: l.from.cs.order, cs: l.from.cs})
+			e.wakeFor(l.from.cs, at)
 		}
 	}
 }

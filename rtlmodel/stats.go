@@ -97,6 +97,15 @@ func (r *Registry) Histogram(name, unit, doc string) *Histogram {
 	return register(r, name, &Histogram{metricBase: metricBase{name, unit, doc}})
 }
 
+// add registers a metric that lives inside its owner (for example a
+// link's counters), so the hot path updates it without a pointer chase.
+func (r *Registry) add(m Metric) {
+	if _, ok := r.byName[m.Name()]; ok {
+		panic(fmt.Sprintf("rtlmodel: metric %q registered twice", m.Name()))
+	}
+	r.byName[m.Name()] = m
+}
+
 // Lookup returns the metric of that name.
 func (r *Registry) Lookup(name string) (Metric, bool) {
 	m, ok := r.byName[name]

@@ -8,8 +8,8 @@ import (
 
 // Flit is a single-flit packet travelling through the mesh.
 type Flit struct {
-	Src, Dst int          // endpoint indexes
-	Seq      uint32       // per-source sequence number
+	Src, Dst int           // endpoint indexes
+	Seq      uint32        // per-source sequence number
 	Born     rtlmodel.Time // injection time
 }
 
