@@ -228,7 +228,7 @@ func TestWatchdogNamesPollingComponents(t *testing.T) {
 
 type polling struct{}
 
-func (polling) Eval(ed Edge) Wake   { return ed.Next() }
+func (polling) Eval(ed Edge) Wake { return ed.Next() }
 func (polling) BlockedOn() string { return "input x empty" }
 
 func TestRunUntilAndResume(t *testing.T) {
