@@ -6,17 +6,18 @@ import (
 )
 
 // CodecPath sends codewords through the real codec: it encodes, interleaves
-// Depth codewords symbol by symbol, deals the symbols round robin to the
+// Depth codewords symbol by symbol, deals the interleaved symbols to the
 // lanes of the group, lets each lane's LaneErrors flip bits, reassembles,
 // decodes and counts. It is the bit-true path for verification and error
 // studies; performance runs use the statistical path (FailureSampler).
 //
-// The symbol-to-lane dealing (symbol s of the interleaved block to lane
-// s mod lanes, each symbol sent whole on its lane, least significant bit
-// first) is the model's simplification of the PCS/PMA lane mapping (tag E);
-// with independent bit errors it does not change the statistics, and with
-// bursts it spreads a lane's burst over every lanes-th symbol as the real
-// distribution does.
+// The dealing: symbol j of every codeword forms a group of Depth symbols
+// (one per codeword), group j goes to lane j mod lanes, and each lane sends
+// its groups in order, each symbol whole and least significant bit first.
+// So every lane carries all the interleaved codewords in turn, and a burst
+// on one lane alternates between them. This is the model's simplification
+// of the PCS/PMA lane mapping (tag E); with independent bit errors it does
+// not change the statistics.
 type CodecPath struct {
 	code     *Code
 	dec      *Decoder
@@ -109,8 +110,10 @@ func (p *CodecPath) send(cw [][]uint16, res []DecodeResult) {
 	for li, lane := range p.lanes {
 		p.hits = lane.Advance(perLane, p.hits[:0])
 		for _, off := range p.hits {
-			s := int(off/GFBits)*nl + li // symbol of the interleaved block
-			p.rx[s%d][s/d] ^= 1 << (off % GFBits)
+			ls := int(off / GFBits) // symbol position on the lane
+			c := ls % d             // codeword
+			j := (ls/d)*nl + li     // symbol index within the codeword
+			p.rx[c][j] ^= 1 << (off % GFBits)
 		}
 		p.counters.InjectedBitErrors += uint64(len(p.hits))
 	}
