@@ -37,8 +37,9 @@ func (f *RoCEv2) End() int { return f.ICRCOff + wireICRC }
 // Decode parses a RoCEv2 frame from its first Ethernet byte. The IP and UDP
 // length fields bound the packet; bytes after the ICRC (Ethernet padding,
 // FCS) are not examined. Non-IP EtherTypes, non-UDP protocols, a UDP port
-// other than 4791, a UDP length that disagrees with the IP length, and a
-// PadCnt larger than the payload are reported as *FieldError.
+// other than 4791, a UDP length that disagrees with the IP length or leaves
+// a UDP payload that is not a whole number of 4-byte words, and a PadCnt
+// larger than the payload are reported as *FieldError.
 func (f *RoCEv2) Decode(b []byte) error {
 	if err := f.Eth.Decode(b); err != nil {
 		return err
@@ -77,7 +78,7 @@ func (f *RoCEv2) Decode(b []byte) error {
 		return badField("UDP", "DstPort", BadValue, uint64(f.UDP.DstPort))
 	}
 	off += UDPLen
-	if ipEnd-off < BTHLen+wireICRC {
+	if ipEnd-off < BTHLen+wireICRC || (ipEnd-off)%4 != 0 {
 		return badField("UDP", "Length", BadLength, uint64(f.UDP.Length))
 	}
 	icrc := ipEnd - wireICRC
