@@ -44,15 +44,8 @@ func (h *BTH) Encode(b []byte) (int, error) {
 	if len(b) < BTHLen {
 		return 0, short("BTH", BTHLen, len(b))
 	}
-	for _, f := range [...]struct {
-		name string
-		v    uint64
-		bits uint
-	}{{"PadCnt", uint64(h.PadCnt), 2}, {"TVer", uint64(h.TVer), 4}, {"Rsvd6", uint64(h.Rsvd6), 6},
-		{"DestQP", uint64(h.DestQP), 24}, {"Rsvd7", uint64(h.Rsvd7), 7}, {"PSN", uint64(h.PSN), 24}} {
-		if err := tooWide("BTH", f.name, f.v, f.bits); err != nil {
-			return 0, err
-		}
+	if h.PadCnt>>2|h.TVer>>4|h.Rsvd6>>6|h.Rsvd7>>7 != 0 || (h.DestQP|h.PSN)>>24 != 0 {
+		return 0, h.wideField()
 	}
 	be.PutUint32(b[0:], uint32(h.OpCode)<<24|b2u(h.SE)<<23|b2u(h.M)<<22|uint32(h.PadCnt)<<20|
 		uint32(h.TVer)<<16|uint32(h.PKey))
@@ -87,5 +80,20 @@ func (h *BTH) Decode(b []byte) error {
 	h.AckReq = w2&(1<<31) != 0
 	h.Rsvd7 = uint8(w2 >> 24 & 0x7F)
 	h.PSN = w2 & PSNMask
+	return nil
+}
+
+// wideField names the first field whose value does not fit its width.
+func (h *BTH) wideField() error {
+	for _, f := range [...]struct {
+		name string
+		v    uint64
+		bits uint
+	}{{"PadCnt", uint64(h.PadCnt), 2}, {"TVer", uint64(h.TVer), 4}, {"Rsvd6", uint64(h.Rsvd6), 6},
+		{"DestQP", uint64(h.DestQP), 24}, {"Rsvd7", uint64(h.Rsvd7), 7}, {"PSN", uint64(h.PSN), 24}} {
+		if err := tooWide("BTH", f.name, f.v, f.bits); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -37,16 +37,8 @@ func (h *LRH) Encode(b []byte) (int, error) {
 	if len(b) < LRHLen {
 		return 0, short("LRH", LRHLen, len(b))
 	}
-	for _, f := range [...]struct {
-		name string
-		v    uint64
-		bits uint
-	}{{"VL", uint64(h.VL), 4}, {"LVer", uint64(h.LVer), 4}, {"SL", uint64(h.SL), 4},
-		{"Rsvd2", uint64(h.Rsvd2), 2}, {"LNH", uint64(h.LNH), 2}, {"Rsvd5", uint64(h.Rsvd5), 5},
-		{"PktLen", uint64(h.PktLen), 11}} {
-		if err := tooWide("LRH", f.name, f.v, f.bits); err != nil {
-			return 0, err
-		}
+	if h.VL>>4|h.LVer>>4|h.SL>>4|h.Rsvd2>>2|h.LNH>>2|h.Rsvd5>>5 != 0 || h.PktLen>>11 != 0 {
+		return 0, h.wideField()
 	}
 	b[0] = h.VL<<4 | h.LVer
 	b[1] = h.SL<<4 | h.Rsvd2<<2 | h.LNH
@@ -78,5 +70,21 @@ func (h *LRH) Decode(b []byte) error {
 	h.Rsvd5 = uint8(w2 >> 11)
 	h.PktLen = pl
 	h.SLID = be.Uint16(b[6:])
+	return nil
+}
+
+// wideField names the first field whose value does not fit its width.
+func (h *LRH) wideField() error {
+	for _, f := range [...]struct {
+		name string
+		v    uint64
+		bits uint
+	}{{"VL", uint64(h.VL), 4}, {"LVer", uint64(h.LVer), 4}, {"SL", uint64(h.SL), 4},
+		{"Rsvd2", uint64(h.Rsvd2), 2}, {"LNH", uint64(h.LNH), 2}, {"Rsvd5", uint64(h.Rsvd5), 5},
+		{"PktLen", uint64(h.PktLen), 11}} {
+		if err := tooWide("LRH", f.name, f.v, f.bits); err != nil {
+			return err
+		}
+	}
 	return nil
 }

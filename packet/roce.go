@@ -118,9 +118,7 @@ func (f *RoCEv2) Build(b []byte, payload []byte) (int, error) {
 		}
 		f.IP4.TotalLength = uint16(ipLen + udpLen)
 		f.IP4.Protocol = IPProtoUDP
-		if err := f.IP4.ComputeChecksum(); err != nil {
-			return 0, err
-		}
+		f.IP4.Checksum = 0
 	case EtherTypeIPv6:
 		ipLen = IPv6Len
 		f.IP6.PayloadLength = uint16(udpLen)
@@ -140,8 +138,9 @@ func (f *RoCEv2) Build(b []byte, payload []byte) (int, error) {
 	var k int
 	if f.IsIPv6() {
 		k, err = f.IP6.Encode(b[off:])
-	} else {
-		k, err = f.IP4.Encode(b[off:])
+	} else if k, err = f.IP4.Encode(b[off:]); err == nil {
+		f.IP4.Checksum = ipv4HdrChecksum(b[off : off+k])
+		be.PutUint16(b[off+10:], f.IP4.Checksum)
 	}
 	if err != nil {
 		return 0, err
