@@ -38,10 +38,12 @@ func (h *Header) Lookup(fullName string) []*Var {
 	if v, ok := h.byName[fullName]; ok {
 		return v
 	}
-	name, rng := splitRange(strings.TrimSpace(fullName))
-	if rng == "" {
+	q := strings.TrimSpace(fullName)
+	i := strings.LastIndexByte(q, '[')
+	if i <= 0 || !strings.HasSuffix(q, "]") {
 		return nil
 	}
+	name, rng := q[:i], q[i:]
 	name = strings.TrimRight(name, " \t")
 	var out []*Var
 	for _, v := range h.byName[name] {

@@ -65,7 +65,8 @@ type ReaderOption func(*Reader)
 func WithName(name string) ReaderOption { return func(r *Reader) { r.name = name } }
 
 // WithMaxTokenLen bounds the longest token (a vector value, a name) the
-// reader accepts, and with it the reader's buffer; the default is 64 MiB.
+// reader accepts, and with it the reader's buffer; the default is 64 MiB
+// and values below 64 KiB are raised to 64 KiB.
 func WithMaxTokenLen(n int) ReaderOption {
 	return func(r *Reader) {
 		if n > 0 {

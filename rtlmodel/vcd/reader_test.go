@@ -219,6 +219,7 @@ b11 %%
 	assert.Equal(t, `"#`, a[1].Code)
 	assert.Len(t, h.Signal("!").Vars, 2)
 	assert.Nil(t, h.Var("loose").Scope)
+	assert.Nil(t, h.Var("top.a[0]"))
 	assert.Equal(t, []string{"#1", "@1 top.a=1", "@1 top.a=0", "@1 loose=011"}, tr)
 }
 
@@ -254,6 +255,16 @@ func TestReaderTypesKnownAndOther(t *testing.T) {
 	assert.Equal(t, VarLogic, h.Vars[0].Type)
 	assert.Equal(t, VarOther, h.Vars[1].Type)
 	assert.Equal(t, "mystery", h.Vars[1].TypeName)
+	h, _ = traceString(t, "$var reg 8 ! mem[3] $end $var reg 1 \" bits [5] $end $var wire 8 # word[7:0] $end $enddefinitions $end")
+	assert.Equal(t, "mem[3]", h.Vars[0].Name, "a single attached index is part of the name")
+	assert.Equal(t, "", h.Vars[0].Range)
+	assert.Same(t, h.Vars[1], h.Var("bits [5]"))
+	assert.Same(t, h.Vars[1], h.Var("bits[5]"))
+	msb, lsb, ok := h.Vars[1].MSBLSB()
+	assert.Equal(t, []any{5, 5, true}, []any{msb, lsb, ok})
+	assert.Equal(t, "word", h.Vars[2].Name)
+	_, _, ok = h.Vars[0].MSBLSB()
+	assert.False(t, ok)
 	assert.Equal(t, "other", VarOther.String())
 	assert.Equal(t, "vhdl_architecture", ScopeVHDLArchitecture.String())
 }
