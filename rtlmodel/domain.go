@@ -31,6 +31,21 @@ func (d *Domain) Phase() Time { return d.phase }
 // Index returns the registration index that orders domains at equal times.
 func (d *Domain) Index() int { return d.index }
 
+// Components returns the number of components in this domain.
+func (d *Domain) Components() int { return len(d.comps) }
+
+// Edges returns the number of edges of this domain that were processed.
+func (d *Domain) Edges() uint64 { return d.edgeCount }
+
+// Cycles returns the number of cycles from cycle 0 to the last processed
+// edge, inclusive: the simulated length of the run in this clock.
+func (d *Domain) Cycles() uint64 {
+	if !d.ticked {
+		return 0
+	}
+	return d.lastCycle + 1
+}
+
 // FrequencyHz returns the clock frequency, for reports.
 func (d *Domain) FrequencyHz() float64 { return 1e12 / float64(d.period) }
 

@@ -46,6 +46,7 @@ type Engine struct {
 
 	progress     uint64
 	progressTime Time
+	evals        uint64
 	watchdog     Time
 
 	stats *Registry
@@ -147,6 +148,10 @@ func (e *Engine) noteProgress(n uint64) {
 
 // Stop ends the run after the current edge.
 func (e *Engine) Stop() { e.stop = true }
+
+// Evals returns the number of Eval calls so far (the work the engine did;
+// with idle skipping it is far below components × cycles).
+func (e *Engine) Evals() uint64 { return e.evals }
 
 // Progress returns the number of link transfers and credit returns so far.
 func (e *Engine) Progress() uint64 { return e.progress }
@@ -261,6 +266,7 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 			slept = cycle - cs.lastCycle - 1
 		}
 		w := cs.comp.Eval(Edge{Cycle: cycle, Time: t, Slept: slept})
+		e.evals++
 		cs.evaluated, cs.lastCycle, cs.lastTime = true, cycle, t
 		switch {
 		case w == Never:

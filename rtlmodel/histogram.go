@@ -96,3 +96,24 @@ func (h *Histogram) Percentile(p float64) uint64 {
 	}
 	return h.max
 }
+
+// Merge adds every sample of o to h.
+func (h *Histogram) Merge(o *Histogram) {
+	if o.n == 0 {
+		return
+	}
+	if len(o.counts) > len(h.counts) {
+		nc := make([]uint64, len(o.counts))
+		copy(nc, h.counts)
+		h.counts = nc
+	}
+	for b, c := range o.counts {
+		h.counts[b] += c
+	}
+	if h.n == 0 || o.min < h.min {
+		h.min = o.min
+	}
+	h.max = max(h.max, o.max)
+	h.n += o.n
+	h.sum += o.sum
+}

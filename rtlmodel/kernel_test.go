@@ -318,3 +318,27 @@ func TestRNGStreamsAreIndependentAndStable(t *testing.T) {
 	// A known value pins the seeding across platforms and releases.
 	require.Equal(t, uint64(0xefc56d8a59110e4c), NewRNG(0, "").Uint64())
 }
+
+func TestHistogramMerge(t *testing.T) {
+	r := NewRegistry()
+	a, b, all := r.Histogram("a", "", ""), r.Histogram("b", "", ""), r.Histogram("all", "", "")
+	for v := uint64(0); v < 5000; v += 7 {
+		if v%2 == 0 {
+			a.Record(v)
+		} else {
+			b.Record(v * 3)
+		}
+		if v%2 == 0 {
+			all.Record(v)
+		} else {
+			all.Record(v * 3)
+		}
+	}
+	a.Merge(b)
+	require.Equal(t, all.Count(), a.Count())
+	require.Equal(t, all.Min(), a.Min())
+	require.Equal(t, all.Max(), a.Max())
+	for _, p := range []float64{0.1, 0.5, 0.99} {
+		require.Equal(t, all.Percentile(p), a.Percentile(p))
+	}
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs that Go does not bring: Icarus Verilog
+# (RTL simulation) and gtkwave's vcd2fst (VCD conversion check).
+# Debian packages; needs root. Safe to run again: it skips what is there.
+set -euo pipefail
+need=()
+command -v iverilog >/dev/null 2>&1 || need+=(iverilog)
+command -v vcd2fst >/dev/null 2>&1 || need+=(gtkwave)
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-test-deps: missing ${need[*]}; run as root or: sudo apt-get install -y ${need[*]}" >&2
+  echo "install-test-deps: the tests that need them skip outside CI and fail in CI" >&2
+  exit 0
+fi
+echo "install-test-deps: installing ${need[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
