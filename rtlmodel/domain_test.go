@@ -1,0 +1,81 @@
+package rtlmodel
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Three domains (1.25 GHz, 1.6 GHz and a slow management clock with a
+// phase offset): edges at equal times run in domain registration order.
+func TestEdgesOfSeveralDomainsAreOrdered(t *testing.T) {
+	for _, tick := range []bool{false, true} {
+		e := NewEngine(Options{AlwaysTick: tick})
+		fast, err := e.AddDomain("core", 800, 0)
+		require.NoError(t, err)
+		faster, err := e.AddDomain("mac", 625, 0)
+		require.NoError(t, err)
+		mgmt, err := e.AddDomain("mgmt", 10000, 5000)
+		require.NoError(t, err)
+		var log []string
+		add := func(d *Domain, name string) {
+			_, err := e.Add(d, name, fn(func(ed Edge) Wake {
+				require.Equal(t, d.EdgeTime(ed.Cycle), ed.Time)
+				log = append(log, name+"@"+ed.Time.String())
+				if ed.Time < 20000 {
+					return ed.Next()
+				}
+				return Never
+			}))
+			require.NoError(t, err)
+		}
+		add(mgmt, "m")
+		add(faster, "f")
+		add(fast, "c")
+		require.NoError(t, e.Run(Forever))
+		// core and mac meet at 0 and 20 ns, mac and mgmt at 5 and 15 ns.
+		all := strings.Join(log, " ")
+		require.Equal(t, []string{"c@0ps", "f@0ps", "f@625ps", "c@800ps"}, log[:4])
+		require.Contains(t, all, "c@20ns f@20ns")
+		require.Contains(t, all, "f@5ns m@5ns")
+		require.Contains(t, all, "f@15ns m@15ns")
+		require.True(t, strings.HasSuffix(all, "m@25ns"))
+	}
+	_, err := NewEngine(Options{}).AddDomain("zero", 0, 0)
+	require.ErrorContains(t, err, "period must be at least 1 ps")
+}
+
+func TestTraceSinkWritesVersionedJSONLines(t *testing.T) {
+	e, ds := newTestEngine(t, Options{}, 1000)
+	var l *Link[string]
+	a, _ := e.Add(ds[0], "top/a", fn(func(ed Edge) Wake {
+		if ed.Cycle < 2 {
+			l.Send("x\"y")
+			return ed.Next()
+		}
+		return Never
+	}))
+	b, _ := e.Add(ds[0], "top/b", fn(func(Edge) Wake {
+		for {
+			if _, ok := l.Recv(); !ok {
+				return Never
+			}
+		}
+	}))
+	l, _ = NewLink[string]("top/a>b", a, b, LinkConfig{Latency: 3, Width: 1})
+	var buf bytes.Buffer
+	sink := NewTraceSink(&buf)
+	sink.Attach(e)
+	require.NoError(t, e.Run(Forever))
+	require.NoError(t, sink.Flush())
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	require.Len(t, lines, 3)
+	require.JSONEq(t, `{"schema":"fabricmodel.trace","version":1}`, lines[0])
+	var rec map[string]any
+	require.NoError(t, json.Unmarshal([]byte(lines[2]), &rec))
+	require.Equal(t, map[string]any{"t": 1000.0, "dom": "a", "cyc": 1.0, "link": "top/a>b",
+		"from": "top/a", "to": "top/b", "arr": 4000.0, "item": "x\"y"}, rec)
+}
