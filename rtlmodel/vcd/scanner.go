@@ -32,7 +32,6 @@ var errTokenTooLong = errors.New("token too long")
 
 var spaceTable = [256]bool{' ': true, '\n': true, '\t': true, '\r': true, '\v': true, '\f': true}
 
-func isSpace(c byte) bool { return spaceTable[c] }
 
 // fill reads more input after s.end, first moving the unread bytes from
 // keep on to the front of the buffer. It returns false at end of input.
@@ -71,16 +70,17 @@ func (s *scanner) fill(keep int) (bool, error) {
 // next returns the next token, or nil at end of input.
 func (s *scanner) next() ([]byte, error) {
 	for {
-		for s.pos < s.end {
-			c := s.buf[s.pos]
-			if !isSpace(c) {
+		b := s.buf[s.pos:s.end]
+		for j, c := range b {
+			if !spaceTable[c] {
+				s.pos += j
 				goto token
 			}
 			if c == '\n' {
 				s.line++
 			}
-			s.pos++
 		}
+		s.pos = s.end
 		ok, err := s.fill(s.end)
 		if err != nil {
 			return nil, err
@@ -93,14 +93,14 @@ token:
 	s.tok = s.line
 	i := s.pos
 	for {
-		for i < s.end {
-			if isSpace(s.buf[i]) {
-				t := s.buf[s.pos:i]
-				s.pos = i
+		for j, c := range s.buf[i:s.end] {
+			if spaceTable[c] {
+				t := s.buf[s.pos : i+j]
+				s.pos = i + j
 				return t, nil
 			}
-			i++
 		}
+		i = s.end
 		start := s.pos
 		ok, err := s.fill(start)
 		i -= start
