@@ -43,6 +43,10 @@ type Code struct {
 	// step of the long division by g(x) XORs a whole row into the window
 	// that follows the eliminated symbol.
 	divRow []uint16
+	// wordRow holds, when n-k <= 32, row f of divRow packed four symbols
+	// to a uint64 at wordRow[f*8:], symbol q in bits 16(q%4) of word q/4,
+	// for the word-wide encoder register.
+	wordRow []uint64
 	// synTab[i][x] = alpha^i*x, the Horner step of syndrome i.
 	synTab []*[GFSize]uint16
 	// chienTab[k][x] = alpha^(-k)*x, k = 0..t, the Chien search steps.
@@ -74,6 +78,14 @@ func NewCode(n, k int) (*Code, error) {
 	for f := 0; f < GFSize; f++ {
 		for j := 0; j < p; j++ {
 			c.divRow[f*p+j] = GFMul(uint16(f), c.gen[p-1-j])
+		}
+	}
+	if p <= 4*regWords {
+		c.wordRow = make([]uint64, GFSize*regWords)
+		for f := 0; f < GFSize; f++ {
+			for q := 0; q < p; q++ {
+				c.wordRow[f*regWords+q/4] |= uint64(c.divRow[f*p+q]) << (16 * (q % 4))
+			}
 		}
 	}
 	c.synTab = make([]*[GFSize]uint16, p)
@@ -136,6 +148,44 @@ func (c *Code) divide(buf []uint16) {
 	}
 }
 
+// regWords is the width in uint64 words of the word-wide parity register:
+// up to 32 parity symbols, four to a word.
+const regWords = 8
+
+// parity writes to par (n-k symbols) the remainder of msg(x)*x^(n-k) divided
+// by g(x), msg holding k symbols (highest degree first) and par[0] being
+// the coefficient of x^(n-k-1). The shift register is held four symbols to a
+// uint64, so each message symbol costs one shift of the register and eight
+// word XORs rather than n-k symbol updates.
+func (c *Code) parity(msg, par []uint16) {
+	if c.wordRow == nil {
+		var scratch [maxN]uint16
+		buf := scratch[:c.n]
+		copy(buf, msg)
+		clear(buf[c.k:])
+		c.divide(buf)
+		copy(par, buf[c.k:])
+		return
+	}
+	var reg [regWords]uint64
+	rows := c.wordRow
+	for _, m := range msg {
+		f := int((m ^ uint16(reg[0])) & gfOrder)
+		row := (*[regWords]uint64)(rows[f*regWords : f*regWords+regWords])
+		reg[0] = (reg[0]>>16 | reg[1]<<48) ^ row[0]
+		reg[1] = (reg[1]>>16 | reg[2]<<48) ^ row[1]
+		reg[2] = (reg[2]>>16 | reg[3]<<48) ^ row[2]
+		reg[3] = (reg[3]>>16 | reg[4]<<48) ^ row[3]
+		reg[4] = (reg[4]>>16 | reg[5]<<48) ^ row[4]
+		reg[5] = (reg[5]>>16 | reg[6]<<48) ^ row[5]
+		reg[6] = (reg[6]>>16 | reg[7]<<48) ^ row[6]
+		reg[7] = reg[7]>>16 ^ row[7]
+	}
+	for q := range par {
+		par[q] = uint16(reg[q/4]>>(16*(q%4))) & gfOrder
+	}
+}
+
 // Encode writes the codeword of msg into cw: cw[:k] = msg and cw[k:] the
 // parity, the remainder of msg(x)*x^(n-k) divided by g(x). msg must hold k
 // symbols and cw n symbols, each below 1024; msg and cw[:k] may be the same
@@ -151,10 +201,6 @@ func (c *Code) Encode(msg, cw []uint16) {
 	if bad >= GFSize {
 		panic("serdes: Encode given a symbol wider than 10 bits")
 	}
-	var scratch [maxN]uint16
-	buf := scratch[:c.n]
-	copy(buf, msg)
-	c.divide(buf)
-	copy(cw[c.k:], buf[c.k:])
+	c.parity(msg, cw[c.k:])
 	copy(cw[:c.k], msg)
 }

@@ -94,8 +94,9 @@ func (d *Decoder) Code() *Code { return d.c }
 // into the decoder's buffer and reports whether any is non-zero. The returned
 // slice is valid until the next call.
 //
-// It first divides r(x) by g(x), which costs the same as encoding; a zero
-// remainder means a codeword and all syndromes zero. Otherwise, since every
+// It first divides r(x) by g(x), re-encoding the message part and adding the
+// received parity, which costs the same as encoding; a zero remainder means
+// a codeword and all syndromes zero. Otherwise, since every
 // alpha^i is a root of g, S_i is the remainder evaluated at alpha^i, a
 // polynomial of degree below n-k.
 func (d *Decoder) Syndromes(r []uint16) ([]uint16, bool) {
@@ -110,10 +111,12 @@ func (d *Decoder) Syndromes(r []uint16) ([]uint16, bool) {
 	if acc >= GFSize {
 		panic("serdes: Decode given a symbol wider than 10 bits")
 	}
-	buf := d.work
-	copy(buf, r)
-	c.divide(buf)
-	rem := buf[c.k:]
+	// r(x) mod g(x) = (message part x^(n-k) mod g(x)) + parity part.
+	rem := d.work[c.k:]
+	c.parity(r[:c.k], rem)
+	for i, v := range r[c.k:] {
+		rem[i] ^= v
+	}
 	s := d.synd
 	clear(s)
 	var any uint16
