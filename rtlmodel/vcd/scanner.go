@@ -32,7 +32,6 @@ var errTokenTooLong = errors.New("token too long")
 
 var spaceTable = [256]bool{' ': true, '\n': true, '\t': true, '\r': true, '\v': true, '\f': true}
 
-
 // fill reads more input after s.end, first moving the unread bytes from
 // keep on to the front of the buffer. It returns false at end of input.
 func (s *scanner) fill(keep int) (bool, error) {
