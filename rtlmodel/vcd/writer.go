@@ -294,7 +294,8 @@ func (w *Writer) markTime() error {
 	return err
 }
 
-// Flush writes buffered data to the underlying writer.
+// Flush writes buffered data to the underlying writer; after Close it
+// returns ErrClosed.
 func (w *Writer) Flush() error {
 	if w.closed {
 		return ErrClosed
