@@ -79,3 +79,33 @@ func TestTraceSinkWritesVersionedJSONLines(t *testing.T) {
 	require.Equal(t, map[string]any{"t": 1000.0, "dom": "a", "cyc": 1.0, "link": "top/a>b",
 		"from": "top/a", "to": "top/b", "arr": 4000.0, "item": "x\"y"}, rec)
 }
+
+func TestSendAtDeliversAtTheFirstEdgeInOrder(t *testing.T) {
+	e, ds := newTestEngine(t, Options{}, 1000, 300)
+	var l *Link[int]
+	got := map[int]Time{}
+	tx, _ := e.Add(ds[0], "tx", fn(func(ed Edge) Wake {
+		switch ed.Cycle {
+		case 1:
+			l.SendAt(1, 5_050) // rounds up to the rx edge at 5100
+		case 2:
+			l.SendAt(2, 2_000) // earlier than item 1: delivered after it
+		case 3:
+			l.SendAt(3, 100) // earlier than the fixed latency allows
+			return Never
+		}
+		return ed.Next()
+	}))
+	rx, _ := e.Add(ds[1], "rx", fn(func(ed Edge) Wake {
+		for {
+			v, ok := l.Recv()
+			if !ok {
+				return Never
+			}
+			got[v] = ed.Time
+		}
+	}))
+	l, _ = NewLink[int]("l", tx, rx, LinkConfig{Latency: 2, Width: 1})
+	require.NoError(t, e.Run(Forever))
+	require.Equal(t, map[int]Time{1: 5100, 2: 5100, 3: 5100}, got)
+}

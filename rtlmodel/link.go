@@ -42,10 +42,11 @@ type Link[T any] struct {
 	from, to *Handle
 	cfg      LinkConfig
 
-	sentAt Time // edge of the last Send
-	sent   int  // items sent at sentAt
-	staged queue[T]
+	sentAt Time             // edge of the last Send
+	sent   int              // items sent at sentAt
+	staged queue[flight[T]] // at 0: the fixed latency applies
 	q      queue[flight[T]]
+	lastAt Time // arrival of the newest item in q
 	wakeAt Time
 
 	avail      int // credits the sender holds
@@ -98,7 +99,7 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 	l := &Link[T]{name: name, id: e.newElemID(), e: e, from: from, to: to, cfg: cfg,
 		avail: cfg.Credits, sentAt: Forever, wakeAt: Forever, creditWake: Forever}
 	inflight := cfg.Width * int(cfg.Latency+1)
-	l.staged = newQueue[T](cfg.Width)
+	l.staged = newQueue[flight[T]](cfg.Width)
 	l.q = newQueue[flight[T]](max(inflight, cfg.Credits))
 	l.returns = newQueue[creditReturn](int(cfg.Latency + cfg.CreditLatency + 1))
 	l.transfers = Counter{metricBase: metricBase{name + "/transfers", "items", "items sent over the link"}}
@@ -185,8 +186,23 @@ func (l *Link[T]) CanSend() bool {
 	return true
 }
 
-// Send puts v on the link; it is a modelling error when CanSend is false.
-func (l *Link[T]) Send(v T) {
+// Send puts v on the link with the link's fixed latency; it is a
+// modelling error when CanSend is false.
+func (l *Link[T]) Send(v T) { l.send(v, 0) }
+
+// SendAt puts v on the link to arrive at the receiver's first edge at or
+// after at, for channels whose delay varies per item (a serial wire whose
+// frames take their exact serialisation time). The arrival is never earlier
+// than the fixed latency allows nor earlier than the previous item's: a
+// link delivers in order.
+func (l *Link[T]) SendAt(v T, at Time) {
+	if at == 0 {
+		at = 1
+	}
+	l.send(v, at)
+}
+
+func (l *Link[T]) send(v T, at Time) {
 	if l.sentNow() >= l.cfg.Width {
 		l.e.fail(fmt.Errorf("link %s: more than %d items sent in one cycle at %v", l.name, l.cfg.Width, l.e.now))
 		return
@@ -208,7 +224,7 @@ func (l *Link[T]) Send(v T) {
 		l.sentAt, l.sent = l.e.now, 0
 	}
 	l.sent++
-	l.staged.push(v)
+	l.staged.push(flight[T]{at: at, item: v})
 	l.touch()
 }
 
@@ -252,26 +268,32 @@ func (l *Link[T]) elemID() int { return l.id }
 func (l *Link[T]) commit(e *Engine) {
 	l.dirty = false
 	if n := l.staged.len(); n > 0 {
-		at := e.now + l.latencyPs
+		fixed := e.now + l.latencyPs
 		if !l.sameDomain {
 			rx := l.to.cs.dom
-			at = rx.FirstEdgeAfter(e.now) + Time(l.cfg.Latency-1)*rx.period
+			fixed = rx.FirstEdgeAfter(e.now) + Time(l.cfg.Latency-1)*rx.period
 		}
 		for l.staged.len() > 0 {
-			v := l.staged.pop()
-			l.q.push(flight[T]{at: at, item: v})
+			f := l.staged.pop()
+			at := fixed
+			if f.at != 0 {
+				at = max(l.to.cs.dom.FirstEdgeAtOrAfter(f.at), fixed)
+			}
+			at = max(at, l.lastAt)
+			l.lastAt = at
+			l.q.push(flight[T]{at: at, item: f.item})
 			if e.hooks.transfer != nil {
 				e.hooks.fireTransfer(&TransferEvent{Link: l.name, From: l.from.cs.path, To: l.to.cs.path,
 					Domain: l.from.cs.dom.name, Cycle: l.from.cs.dom.CycleAt(e.now), Time: e.now, Arrive: at,
-					Item: l.format(v)})
+					Item: l.format(f.item)})
+			}
+			if at != l.wakeAt {
+				l.wakeAt = at
+				e.wakeFor(l.to.cs, at)
 			}
 		}
-		l.transfers.Add(uint64(n))
+		l.transfers.v += uint64(n)
 		e.noteProgress(uint64(n))
-		if at != l.wakeAt {
-			l.wakeAt = at
-			e.wakeFor(l.to.cs, at)
-		}
 	}
 	if l.stagedRet > 0 {
 		at := e.now + l.creditPs
