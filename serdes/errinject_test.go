@@ -102,3 +102,16 @@ func TestGeometricGapEdges(t *testing.T) {
 	require.NotEqual(t, DeriveSeed(1, 0), DeriveSeed(1, 1))
 	require.NotEqual(t, DeriveSeed(1, 0), DeriveSeed(2, 0))
 }
+
+func BenchmarkLaneErrorsAdvance(b *testing.B) {
+	l, err := NewLaneErrors(1, 1e-4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hits := make([]uint64, 0, 64)
+	b.SetBytes(RS544CodewordBits / 8)
+	b.ReportAllocs()
+	for b.Loop() {
+		hits = l.Advance(RS544CodewordBits, hits[:0])
+	}
+}

@@ -107,7 +107,7 @@ func TestMonteCarloCodecMatchesBinomial(t *testing.T) {
 		perShard int
 	}{
 		{2e-3, 8, 4_000},   // p ~ 0.079: ~2500 losses
-		{1e-3, 16, 18_000}, // p ~ 1.5e-4: ~44 losses
+		{1e-3, 16, 12_500}, // p ~ 1.5e-4: ~31 losses
 	} {
 		got := runCodecMC(t, c.ber, c.shards, c.perShard, 0xfec)
 		n := got.Codewords
@@ -181,4 +181,15 @@ func TestStatisticalPathMatchesCodec(t *testing.T) {
 	require.Equal(t, uint64(2), CodewordsSpanned(1, RS544MessageBits))
 	require.Equal(t, uint64(0), CodewordsSpanned(5, 0))
 	require.Equal(t, uint64(7), CodewordsSpanned(0, 4150*8*257/256))
+}
+
+func BenchmarkFailureSamplerFrameHit(b *testing.B) {
+	s, err := NewFailureSamplerBER(1, DesignPreFECBER*4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.FrameHit(7)
+	}
 }
