@@ -41,43 +41,10 @@ func (f *RoCEv2) End() int { return f.ICRCOff + wireICRC }
 // a UDP payload that is not a whole number of 4-byte words, and a PadCnt
 // larger than the payload are reported as *FieldError.
 func (f *RoCEv2) Decode(b []byte) error {
-	if err := f.Eth.Decode(b); err != nil {
+	off, ipEnd, err := decodeIPUDP(b, &f.Eth, &f.IP4, &f.IP6, &f.UDP, RoCEv2Port)
+	if err != nil {
 		return err
 	}
-	off := f.Eth.Len()
-	var ipEnd int
-	switch f.Eth.EtherType {
-	case EtherTypeIPv4:
-		if err := f.IP4.Decode(b[off:]); err != nil {
-			return err
-		}
-		if f.IP4.Protocol != IPProtoUDP {
-			return badField("IPv4", "Protocol", BadValue, uint64(f.IP4.Protocol))
-		}
-		ipEnd = off + int(f.IP4.TotalLength)
-		off += f.IP4.Len()
-	case EtherTypeIPv6:
-		if err := f.IP6.Decode(b[off:]); err != nil {
-			return err
-		}
-		if f.IP6.NextHeader != IPProtoUDP {
-			return badField("IPv6", "NextHeader", BadValue, uint64(f.IP6.NextHeader))
-		}
-		off += IPv6Len
-		ipEnd = off + int(f.IP6.PayloadLength)
-	default:
-		return badField("Ethernet", "EtherType", BadValue, uint64(f.Eth.EtherType))
-	}
-	if err := f.UDP.Decode(b[off:ipEnd]); err != nil {
-		return err
-	}
-	if int(f.UDP.Length) != ipEnd-off {
-		return badField("UDP", "Length", BadLength, uint64(f.UDP.Length))
-	}
-	if f.UDP.DstPort != RoCEv2Port {
-		return badField("UDP", "DstPort", BadValue, uint64(f.UDP.DstPort))
-	}
-	off += UDPLen
 	if ipEnd-off < BTHLen+wireICRC || (ipEnd-off)%4 != 0 {
 		return badField("UDP", "Length", BadLength, uint64(f.UDP.Length))
 	}
@@ -104,53 +71,12 @@ func (f *RoCEv2) Build(b []byte, payload []byte) (int, error) {
 	pad := -len(payload) & 3
 	f.BTH.PadCnt = uint8(pad)
 	f.UDP.DstPort = RoCEv2Port
-	udpLen := UDPLen + f.Transport.Len() + len(payload) + pad + wireICRC
-	if udpLen > 0xFFFF {
-		return 0, badField("UDP", "Length", BadLength, uint64(udpLen))
-	}
-	f.UDP.Length = uint16(udpLen)
-	ipLen := 0
-	switch f.Eth.EtherType {
-	case EtherTypeIPv4:
-		ipLen = f.IP4.Len()
-		if ipLen+udpLen > 0xFFFF {
-			return 0, badField("IPv4", "TotalLength", BadLength, uint64(ipLen+udpLen))
-		}
-		f.IP4.TotalLength = uint16(ipLen + udpLen)
-		f.IP4.Protocol = IPProtoUDP
-		f.IP4.Checksum = 0
-	case EtherTypeIPv6:
-		ipLen = IPv6Len
-		f.IP6.PayloadLength = uint16(udpLen)
-		f.IP6.NextHeader = IPProtoUDP
-	default:
-		return 0, badField("Ethernet", "EtherType", BadValue, uint64(f.Eth.EtherType))
-	}
-	body := f.Eth.Len() + ipLen + udpLen
-	frame := max(body, EthernetMinFrame) + wireFCS
-	if len(b) < frame {
-		return 0, short("RoCEv2", frame, len(b))
-	}
-	off, err := f.Eth.Encode(b)
+	off, frame, err := buildIPUDP(b, &f.Eth, &f.IP4, &f.IP6, &f.UDP, f.Transport.Len()+len(payload)+pad+wireICRC)
 	if err != nil {
 		return 0, err
 	}
-	var k int
-	if f.IsIPv6() {
-		k, err = f.IP6.Encode(b[off:])
-	} else if k, err = f.IP4.Encode(b[off:]); err == nil {
-		f.IP4.Checksum = ipv4HdrChecksum(b[off : off+k])
-		be.PutUint16(b[off+10:], f.IP4.Checksum)
-	}
+	k, err := f.Transport.Encode(b[off:])
 	if err != nil {
-		return 0, err
-	}
-	off += k
-	if k, err = f.UDP.Encode(b[off:]); err != nil {
-		return 0, err
-	}
-	off += k
-	if k, err = f.Transport.Encode(b[off:]); err != nil {
 		return 0, err
 	}
 	off += k
