@@ -8,34 +8,34 @@ type NackCode uint8
 
 // NACK codes (FACTS 2.6 [R21]).
 const (
-	NackTrimmed          NackCode = 0x01
-	NackTrimmedLastHop   NackCode = 0x02
-	NackTrimmedAck       NackCode = 0x03
-	NackNoPDC            NackCode = 0x04
-	NackNoCCC            NackCode = 0x05
-	NackNoBitmap         NackCode = 0x06
-	NackNoPktBuffer      NackCode = 0x07
-	NackNoGtdDel         NackCode = 0x08
-	NackNoSESMsg         NackCode = 0x09
-	NackNoResource       NackCode = 0x0A
-	NackPSNOutOfWindow   NackCode = 0x0B
-	NackRODOutOfOrder    NackCode = 0x0D
-	NackInvalidDPDCID    NackCode = 0x0E
-	NackPDCHdrMismatch   NackCode = 0x0F
-	NackClosing          NackCode = 0x10
-	NackClosingInError   NackCode = 0x11
-	NackPktNotReceived   NackCode = 0x12
-	NackGtdRespUnavail   NackCode = 0x13
-	NackAckWithData      NackCode = 0x14
-	NackInvalidSYN       NackCode = 0x15
-	NackPDCModeMismatch  NackCode = 0x16
-	NackNewStartPSN      NackCode = 0x17
-	NackRcvdSESProcessng NackCode = 0x18
-	NackUnexpectedEvent  NackCode = 0x19
-	NackRcvrInferLoss    NackCode = 0x1A
-	NackExpNormal        NackCode = 0xFD
-	NackExpError         NackCode = 0xFE
-	NackExpFatal         NackCode = 0xFF
+	NackTrimmed           NackCode = 0x01
+	NackTrimmedLastHop    NackCode = 0x02
+	NackTrimmedAck        NackCode = 0x03
+	NackNoPDC             NackCode = 0x04
+	NackNoCCC             NackCode = 0x05
+	NackNoBitmap          NackCode = 0x06
+	NackNoPktBuffer       NackCode = 0x07
+	NackNoGtdDel          NackCode = 0x08
+	NackNoSESMsg          NackCode = 0x09
+	NackNoResource        NackCode = 0x0A
+	NackPSNOutOfWindow    NackCode = 0x0B
+	NackRODOutOfOrder     NackCode = 0x0D
+	NackInvalidDPDCID     NackCode = 0x0E
+	NackPDCHdrMismatch    NackCode = 0x0F
+	NackClosing           NackCode = 0x10
+	NackClosingInError    NackCode = 0x11
+	NackPktNotReceived    NackCode = 0x12
+	NackGtdRespUnavail    NackCode = 0x13
+	NackAckWithData       NackCode = 0x14
+	NackInvalidSYN        NackCode = 0x15
+	NackPDCModeMismatch   NackCode = 0x16
+	NackNewStartPSN       NackCode = 0x17
+	NackRcvdSESProcessing NackCode = 0x18
+	NackUnexpectedEvent   NackCode = 0x19
+	NackRcvrInferLoss     NackCode = 0x1A
+	NackExpNormal         NackCode = 0xFD
+	NackExpError          NackCode = 0xFE
+	NackExpFatal          NackCode = 0xFF
 )
 
 // Known reports whether the code is assigned: 0x01-0x0B, 0x0D-0x1A and the

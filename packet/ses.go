@@ -12,13 +12,13 @@ const (
 
 // SES header types named by the PDS next-header field (FACTS 2.6 [R21]).
 const (
-	SESHdrNone             uint8 = 0
-	SESHdrRequestSmall     uint8 = 1
-	SESHdrRequestMedium    uint8 = 2
-	SESHdrRequestStd       uint8 = 3
-	SESHdrResponse         uint8 = 4
-	SESHdrResponseData     uint8 = 5
-	SESHdrResponseDataSmll uint8 = 6
+	SESHdrNone              uint8 = 0
+	SESHdrRequestSmall      uint8 = 1
+	SESHdrRequestMedium     uint8 = 2
+	SESHdrRequestStd        uint8 = 3
+	SESHdrResponse          uint8 = 4
+	SESHdrResponseData      uint8 = 5
+	SESHdrResponseDataSmall uint8 = 6
 )
 
 // SES request opcodes, the 6-bit opcode field (FACTS 2.6 [R21]).
