@@ -33,10 +33,12 @@ type AMPlan struct {
 var AM100GCL91 = AMPlan{Name: "100GBASE-R CL91", CodewordsPerPeriod: 4096, AMBits: 5 * TranscodedBlockBits}
 
 // AM400G is the 400GBASE-R plan: once every 163,840 257b blocks = 8192
-// codewords (tag U, FACTS 3 "AM period, 400G"). The marker group of 16 PCS
-// lanes (FACTS 3 [R26]) is taken as eight 257b blocks (2056 bits; tag U:
-// the size as recalled from clause 119, not re-checked, so it is a field of
-// the plan to change when it is).
+// codewords (tag U, FACTS 3 "AM period, 400G"). The marker group holds
+// 16 PCS lanes x 120 bits = 1920 bits (a 48-bit common marker, then pads and
+// unique marker bytes per lane: FACTS 3 [R26], whose register layout gives
+// 48 + 8 + 64 bits per lane). It is taken here as occupying eight 257b
+// blocks (2056 bits, padding included; tag U, the padding as recalled from
+// clause 119 and not re-checked), so AMBits is the field to change when it is.
 var AM400G = AMPlan{Name: "400GBASE-R", CodewordsPerPeriod: 8192, AMBits: 8 * TranscodedBlockBits}
 
 // PeriodMessageBits returns the FEC message bits of one period.
