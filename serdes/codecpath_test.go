@@ -122,6 +122,8 @@ func TestHighSERAlarm(t *testing.T) {
 	ser := float64(HighSERThresholdRS544) / (HighSERWindow * RS544N)
 	ber := -math.Expm1(math.Log1p(-ser) / GFBits)
 	t.Logf("hi-SER threshold %d symbols per %d codewords: SER %.4g, i.e. independent BER %.4g", HighSERThresholdRS544, HighSERWindow, ser, ber)
+	t.Logf("at the design point BER %g a window holds %.0f symbol errors on average, above the threshold",
+		DesignPreFECBER, HighSERWindow*RS544N*SymbolErrorProb(DesignPreFECBER))
 
 	run := func(ber float64) *HighSERMonitor {
 		p, err := NewCodecPath(Port100G, InterleaveNone, 8)

@@ -92,7 +92,8 @@ func NewLaneErrors(seed uint64, ber float64) (*LaneErrors, error) {
 	return l, nil
 }
 
-// SetBER switches the lane to independent errors at ber.
+// SetBER switches the lane to independent errors at ber; a failed lane is
+// restored.
 func (l *LaneErrors) SetBER(ber float64) error {
 	if !(ber >= 0 && ber <= 1) {
 		return fmt.Errorf("serdes: BER %v is not a probability", ber)
@@ -103,7 +104,7 @@ func (l *LaneErrors) SetBER(ber float64) error {
 }
 
 // SetBurst switches the lane to the Gilbert-Elliott channel g, starting in
-// the good state.
+// the good state; a failed lane is restored.
 func (l *LaneErrors) SetBurst(g GilbertElliott) error {
 	if err := g.Validate(); err != nil {
 		return err
