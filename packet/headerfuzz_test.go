@@ -52,7 +52,7 @@ func FuzzDecodeTransport(f *testing.F)    { hdrFuzz(f, "Transport") }
 
 // FuzzDecodeRoCEv2 fuzzes the whole-frame parser. On success, rebuilding
 // the frame from the decoded headers and payload must reproduce the input
-// up to the end of the payload (pad, ICRC and FCS are placeholders in a
+// up to the end of the payload (pad, ICRC and FCS are zero bytes in a
 // built frame; an IPv4 checksum of 0xFFFF and 0x0000 are equivalent, so
 // the input's checksum is carried over).
 func FuzzDecodeRoCEv2(f *testing.F) {

@@ -70,7 +70,7 @@ func (p *IBPacket) Decode(b []byte) error {
 // Build writes a complete packet for payload into b and returns its length,
 // VCRC included. It fills in, and stores into p: BTH.PadCnt, LRH.PktLen,
 // GRH.PayLen and GRH.NxtHdr when a GRH is present, and the offsets. Pad
-// bytes are zero; ICRC and VCRC are zero placeholders.
+// bytes are zero; the ICRC and VCRC are left as zero bytes to be filled.
 func (p *IBPacket) Build(b []byte, payload []byte) (int, error) {
 	pad := -len(payload) & 3
 	p.BTH.PadCnt = uint8(pad)

@@ -65,7 +65,7 @@ func (f *RoCEv2) Decode(b []byte) error {
 // FCS included. It fills in, and stores into f: BTH.PadCnt, UDP.Length and
 // DstPort 4791, the IP length, IP protocol 17 and the IPv4 header checksum,
 // and the payload and ICRC offsets. Pad bytes are zero; the ICRC and FCS
-// are written as zero placeholders for the checksum code to fill, and a
+// are left as zero bytes for the checksum code to fill, and a
 // frame shorter than 60 bytes before the FCS is zero-padded to 60.
 func (f *RoCEv2) Build(b []byte, payload []byte) (int, error) {
 	pad := -len(payload) & 3

@@ -104,7 +104,7 @@ func (u *UET) Decode(b []byte) error {
 // length, FCS included. It fills in, and stores into u: UDP.Length and
 // DstPort 4793, the IP length, IP protocol 17 and the IPv4 header checksum,
 // and the payload offsets. The PDS header used is the one PDSType names;
-// its Type field is set to PDSType. The FCS is a zero placeholder, and a
+// its Type field is set to PDSType. The FCS is left as zero bytes, and a
 // frame shorter than 60 bytes before the FCS is zero-padded to 60.
 func (u *UET) Build(b []byte, payload []byte) (int, error) {
 	switch u.PDSType {
