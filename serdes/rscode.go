@@ -49,8 +49,9 @@ type Code struct {
 	wordRow []uint64
 	// synTab[i][x] = alpha^i*x, the Horner step of syndrome i.
 	synTab []*[GFSize]uint16
-	// chienTab[k][x] = alpha^(-k)*x, k = 0..t, the Chien search steps.
-	chienTab []*[GFSize]uint16
+	// chienQuad[k][x] packs x*alpha^(-k*j) for j = 1..4 into the four
+	// 16-bit lanes of a uint64, k = 0..t: four Chien search steps at once.
+	chienQuad []*[GFSize]uint64
 }
 
 // NewCode builds RS(n,k) over GF(2^10). n must not exceed 1023, and n-k
@@ -92,9 +93,15 @@ func NewCode(n, k int) (*Code, error) {
 	for j := 0; j < p; j++ {
 		c.synTab[j] = gfMulTable(GFExp(j))
 	}
-	c.chienTab = make([]*[GFSize]uint16, c.t+1)
-	for k := range c.chienTab {
-		c.chienTab[k] = gfMulTable(GFExp(-k))
+	c.chienQuad = make([]*[GFSize]uint64, c.t+1)
+	for k := range c.chienQuad {
+		q := new([GFSize]uint64)
+		for x := range q {
+			for j := 1; j <= 4; j++ {
+				q[x] |= uint64(GFMul(uint16(x), GFExp(-k*j))) << (16 * (j - 1))
+			}
+		}
+		c.chienQuad[k] = q
 	}
 	return c, nil
 }

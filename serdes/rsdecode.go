@@ -126,12 +126,13 @@ func (d *Decoder) Syndromes(r []uint16) ([]uint16, bool) {
 	if any == 0 {
 		return s, false
 	}
-	for i, t := range c.synTab {
-		var v uint16
-		for _, x := range rem {
-			v = t[v&gfOrder] ^ x
+	// Horner for all syndromes side by side: independent chains.
+	tabs := c.synTab
+	s = s[:len(tabs)]
+	for _, x := range rem {
+		for i, t := range tabs {
+			s[i] = t[s[i]&gfOrder] ^ x
 		}
-		s[i] = v
 	}
 	return s, true
 }
@@ -222,28 +223,43 @@ func (d *Decoder) berlekampMassey(s []uint16) int {
 
 // chien finds the roots alpha^(-p) of Lambda for exponents p = 0..n-1, the
 // position of exponent p being index n-1-p, and reports whether exactly L
-// were found. Term k of Lambda(alpha^(-p)) is lambda_k*alpha^(-kp); each step
-// multiplies it by alpha^(-k) with one table look-up.
+// were found. Term k of Lambda(alpha^(-p)) is lambda_k*alpha^(-kp). One
+// look-up in the code's chienQuad table gives a term at the next four
+// positions packed into a uint64, so XORing the L+1 packed terms evaluates
+// Lambda at four positions at once, and the last lane carries the term on.
 func (d *Decoder) chien(L int) bool {
 	n := d.c.n
 	term := d.term[:L+1]
-	tabs := d.c.chienTab[:L+1]
-	copy(term, d.lambda[:L+1])
-	for p := 0; p < n; p++ {
-		var sum uint16
-		for k, t := range tabs {
-			v := term[k]
-			sum ^= v
-			term[k] = t[v&gfOrder]
+	quads := d.c.chienQuad[:L+1]
+	var sum uint16
+	for k := range term {
+		term[k] = d.lambda[k]
+		sum ^= term[k]
+	}
+	if sum == 0 && d.found(0, L) {
+		return true
+	}
+	for p := 1; p < n; p += 4 {
+		var acc uint64
+		for k, q := range quads {
+			w := q[term[k]&gfOrder]
+			acc ^= w
+			term[k] = uint16(w >> 48)
 		}
-		if sum == 0 {
-			d.pos = append(d.pos, n-1-p)
-			if len(d.pos) == L {
-				return true // a degree-L polynomial has no further roots
+		for j := 0; j < 4 && p+j < n; j++ {
+			if uint16(acc>>(16*j)) == 0 && d.found(p+j, L) {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// found records a root at exponent p and reports whether all L are found
+// (a degree-L polynomial has no further roots).
+func (d *Decoder) found(p, L int) bool {
+	d.pos = append(d.pos, d.c.n-1-p)
+	return len(d.pos) == L
 }
 
 // forney computes the error values e = X * Omega(X^-1) / Lambda'(X^-1) for
