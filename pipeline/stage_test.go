@@ -73,13 +73,13 @@ func (s *testSink) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 
 // stageRig is source -> stage -> sink in one 1.25 GHz domain.
 type stageRig struct {
-	e     *rtlmodel.Engine
-	stage *FixedStage[int]
-	src   *testSource
-	sink  *testSink
-	in    *rtlmodel.Link[int]
-	out   *rtlmodel.Link[int]
-	trace *bytes.Buffer
+	e         *rtlmodel.Engine
+	stage     *FixedStage[int]
+	src       *testSource
+	sink      *testSink
+	in        *rtlmodel.Link[int]
+	out       *rtlmodel.Link[int]
+	trace     *bytes.Buffer
 	traceSink *rtlmodel.TraceSink
 }
 
