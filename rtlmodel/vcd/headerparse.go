@@ -82,6 +82,10 @@ func (r *Reader) parseHeader() error {
 	}
 }
 
+// maxBody bounds the text kept from a $comment, $date or $version body;
+// the rest is read and dropped.
+const maxBody = 64 << 10
+
 // body collects the tokens up to $end, joined by single spaces.
 func (r *Reader) body(line int, cmd string) (string, error) {
 	var b strings.Builder
@@ -96,12 +100,13 @@ func (r *Reader) body(line int, cmd string) (string, error) {
 		if string(tok) == "$end" {
 			return b.String(), nil
 		}
+		if b.Len() >= maxBody {
+			continue
+		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		if b.Len() < 1<<16 {
-			b.Write(tok)
-		}
+		b.Write(tok)
 	}
 }
 

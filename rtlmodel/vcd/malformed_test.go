@@ -117,3 +117,11 @@ func TestTokenLimit(t *testing.T) {
 	assert.Contains(t, se.Msg, "token longer than")
 	assert.Equal(t, 2, se.Line)
 }
+
+func TestLongCommentIsCut(t *testing.T) {
+	f := "$comment " + strings.Repeat("word ", 100_000) + "$end $enddefinitions $end"
+	h, err := ReadHeader(strings.NewReader(f))
+	require.NoError(t, err)
+	require.Len(t, h.Comments, 1)
+	assert.LessOrEqual(t, len(h.Comments[0]), maxBody+len("word "))
+}
