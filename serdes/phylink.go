@@ -1,0 +1,162 @@
+package serdes
+
+import (
+	"fmt"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// RxFrame is a frame as the receiving MAC sees it, with the times it
+// crossed the wire.
+type RxFrame[T any] struct {
+	Frame  T
+	Timing FrameTiming
+}
+
+// PhyLink is the physical link between two ports as an rtlmodel component
+// in the transmitter's clock domain. It takes frames from the transmitting
+// MAC (a credited rtlmodel link, at most one frame in the PCS at a time),
+// serialises them at the port's exact rate with the carried remainder,
+// adds propagation and the RX FEC fill and pipeline, and delivers each
+// frame to the receiving MAC at the first receiver edge at or after the
+// frame is decoded. Frames an uncorrectable codeword hit arrive with
+// Timing.BadFCS set; the receiving MAC (RxMAC) drops and counts them.
+type PhyLink[T any] struct {
+	h    *rtlmodel.Handle
+	wire *Wire
+	in   *rtlmodel.Link[T]
+	out  *rtlmodel.Link[RxFrame[T]]
+	size func(T) int
+
+	lastStart rtlmodel.Time
+	frames    *rtlmodel.Counter
+	bytes     *rtlmodel.Counter
+	bad       *rtlmodel.Counter
+}
+
+// NewPhyLink registers a physical link in domain d under path. size gives
+// a frame's length in bytes from destination address to FCS. Connect its
+// input and output with Connect before the run.
+func NewPhyLink[T any](e *rtlmodel.Engine, d *rtlmodel.Domain, path string, cfg WireConfig, size func(T) int) (*PhyLink[T], error) {
+	w, err := NewWire(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	p := &PhyLink[T]{wire: w, size: size}
+	if p.h, err = e.Add(d, path, p); err != nil {
+		return nil, err
+	}
+	st := e.Stats()
+	p.frames = st.Counter(path+"/frames", "frames", "frames sent on the wire")
+	p.bytes = st.Counter(path+"/bytes", "bytes", "frame bytes sent on the wire")
+	p.bad = st.Counter(path+"/fec_uncorrectable_frames", "frames", "frames hit by an uncorrectable codeword")
+	return p, nil
+}
+
+// Handle returns the component's handle, to connect links to it.
+func (p *PhyLink[T]) Handle() *rtlmodel.Handle { return p.h }
+
+// Wire returns the wire model (timings, lane state, FEC sampler).
+func (p *PhyLink[T]) Wire() *Wire { return p.wire }
+
+// DegradeAtCycle fails lanes of the port at a cycle of the link's domain:
+// frames whose first bit leaves at or after that edge run at the degraded
+// rate (for example 400G to 200G when 2 of 4 lanes fail).
+func (p *PhyLink[T]) DegradeAtCycle(cycle uint64, failedLanes int) error {
+	return p.wire.DegradeAt(p.h.Domain().EdgeTime(cycle), failedLanes)
+}
+
+// Connect sets the link from the transmitting MAC and the one to the
+// receiving MAC. in should carry credits so the MAC waits for the PCS.
+func (p *PhyLink[T]) Connect(in *rtlmodel.Link[T], out *rtlmodel.Link[RxFrame[T]]) {
+	p.in, p.out = in, out
+}
+
+// Eval takes the next frame once the previous one has started on the wire.
+func (p *PhyLink[T]) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
+	d := p.h.Domain()
+	if p.lastStart > edge.Time+p.wire.cfg.TxLatency {
+		// The PCS holds one frame: take the next when the last has started.
+		return rtlmodel.Wake(d.CycleAt(d.FirstEdgeAtOrAfter(p.lastStart - p.wire.cfg.TxLatency)))
+	}
+	f, ok := p.in.Peek()
+	if !ok {
+		return rtlmodel.Never
+	}
+	if !p.out.CanSend() {
+		return edge.Next()
+	}
+	p.in.Recv()
+	n := p.size(f)
+	t := p.wire.Transmit(edge.Time, n)
+	p.lastStart = t.FirstBitOut
+	p.frames.Inc()
+	p.bytes.Add(uint64(n))
+	if t.BadFCS {
+		p.bad.Inc()
+	}
+	p.out.SendAt(RxFrame[T]{Frame: f, Timing: t}, t.Decoded)
+	return edge.Next()
+}
+
+// BlockedOn reports a frame waiting for the receiving side.
+func (p *PhyLink[T]) BlockedOn() string {
+	if _, ok := p.in.Peek(); ok && !p.out.CanSend() {
+		return "credits on " + p.out.Name()
+	}
+	return ""
+}
+
+// RxMAC is the receiving MAC's frame check: it drops frames with a bad FCS
+// (counting them) and passes good frames on.
+type RxMAC[T any] struct {
+	h       *rtlmodel.Handle
+	in      *rtlmodel.Link[RxFrame[T]]
+	out     *rtlmodel.Link[RxFrame[T]]
+	good    *rtlmodel.Counter
+	dropped *rtlmodel.Counter
+}
+
+// NewRxMAC registers a receiving MAC in domain d under path.
+func NewRxMAC[T any](e *rtlmodel.Engine, d *rtlmodel.Domain, path string) (*RxMAC[T], error) {
+	m := &RxMAC[T]{}
+	var err error
+	if m.h, err = e.Add(d, path, m); err != nil {
+		return nil, err
+	}
+	m.good = e.Stats().Counter(path+"/frames_ok", "frames", "frames received with a good FCS")
+	m.dropped = e.Stats().Counter(path+"/fcs_drops", "frames", "frames dropped for a bad FCS")
+	return m, nil
+}
+
+// Handle returns the component's handle.
+func (m *RxMAC[T]) Handle() *rtlmodel.Handle { return m.h }
+
+// Connect sets the link from the PHY and the link to the MAC's client.
+func (m *RxMAC[T]) Connect(in, out *rtlmodel.Link[RxFrame[T]]) { m.in, m.out = in, out }
+
+// Dropped returns the frames dropped for a bad FCS.
+func (m *RxMAC[T]) Dropped() uint64 { return m.dropped.Value() }
+
+// Received returns the frames passed on.
+func (m *RxMAC[T]) Received() uint64 { return m.good.Value() }
+
+// Eval checks every arrived frame.
+func (m *RxMAC[T]) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
+	for {
+		f, ok := m.in.Peek()
+		if !ok {
+			return rtlmodel.Never
+		}
+		if !f.Timing.BadFCS && !m.out.CanSend() {
+			return edge.Next()
+		}
+		m.in.Recv()
+		if f.Timing.BadFCS {
+			m.dropped.Inc()
+			continue
+		}
+		m.good.Inc()
+		m.out.Send(f)
+	}
+}
