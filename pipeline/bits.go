@@ -109,19 +109,4 @@ func (b Bits) NextFrom(from, n int) int {
 	return b.first(0, from)
 }
 
-// subsetOf reports whether every marked requester of b is marked in o or
-// equals skip.
-func (b Bits) subsetOf(o Bits, skip int) bool {
-	for wi, w := range b {
-		w &^= o[wi]
-		if skip>>6 == wi {
-			w &^= 1 << uint(skip&63)
-		}
-		if w != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 func trailingZeros(w uint64) int { return bits.TrailingZeros64(w) }

@@ -30,33 +30,44 @@ func (a *Matrix) row(i int) Bits { return Bits(a.beats[i*a.words : (i+1)*a.words
 // Before reports whether requester i currently goes before requester j.
 func (a *Matrix) Before(i, j int) bool { return i != j && a.row(i).Has(j) }
 
-// Pick returns the requester that goes before every other requester, or -1.
+// Pick returns the requester that goes before every other requester, or
+// -1. Starting from the first requester, it jumps to a requester that goes
+// before the current one until none does; the order is total, so that
+// ends at the winner, after a few jumps on average.
 func (a *Matrix) Pick(req Bits) int {
-	for wi := 0; wi < a.words; wi++ {
-		w := req[wi]
-		for w != 0 {
-			i := wi<<6 + trailingZeros(w)
-			w &= w - 1
-			if i >= a.n {
-				return -1
+	c := req.first(0, a.n)
+	if c < 0 {
+		return -1
+	}
+	for {
+		row := a.beats[c*a.words : (c+1)*a.words]
+		next := -1
+		for wi, w := range req[:a.words] {
+			// requesters c does not go before, other than c itself
+			w &^= row[wi]
+			if wi == c>>6 {
+				w &^= 1 << uint(c&63)
 			}
-			if req.subsetOf(a.row(i), i) {
-				return i
+			if w != 0 {
+				next = wi<<6 + trailingZeros(w)
+				break
 			}
 		}
+		if next < 0 || next >= a.n {
+			return c
+		}
+		c = next
 	}
-	return -1
 }
 
 // Accept sends requester i to last place: it goes after everyone else.
 func (a *Matrix) Accept(i int) {
-	r := a.row(i)
-	r.Reset()
+	clear(a.beats[i*a.words : (i+1)*a.words])
+	col, bit := i>>6, uint64(1)<<uint(i&63)
 	for j := 0; j < a.n; j++ {
-		if j != i {
-			a.row(j).Set(i)
-		}
+		a.beats[j*a.words+col] |= bit
 	}
+	a.beats[i*a.words+col] &^= bit
 }
 
 // Grant picks and accepts the winner.
