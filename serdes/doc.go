@@ -47,4 +47,16 @@
 // CodewordFailureProb gives the binomial tail of symbol errors per codeword,
 // and FailureSampler draws codeword failures with that probability. Tests
 // show the codec and the statistical path agree.
+//
+// # The physical link
+//
+// Wire computes when each frame crosses one direction of a link: first and
+// last bit out at the port's exact MAC rate (preamble, frame and IPG, with
+// the serializer's remainder carried between back-to-back frames), 5 ns/m
+// of cable, and the receiver's codeword fill and FEC pipeline; it decides
+// on the statistical path which frames an uncorrectable codeword hits, and
+// applies lane failures from their time on. PhyLink runs a Wire as an
+// rtlmodel component between a transmitting MAC and a receiving one and
+// delivers each frame at the first receiver edge after it is decoded;
+// RxMAC drops and counts frames with a bad FCS.
 package serdes
