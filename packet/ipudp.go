@@ -5,13 +5,19 @@ package packet
 // returns the offset of the UDP payload and the end of the IP packet. The
 // UDP length must equal what the IP length leaves for it.
 func decodeIPUDP(b []byte, eth *Ethernet, ip4 *IPv4, ip6 *IPv6, udp *UDP, port uint16) (off, end int, err error) {
+	return decodeIPUDPIn(b, len(b), eth, ip4, ip6, udp, port)
+}
+
+// decodeIPUDPIn is decodeIPUDP for a frame of frameLen bytes of which b
+// holds at least the headers: length fields are checked against frameLen.
+func decodeIPUDPIn(b []byte, frameLen int, eth *Ethernet, ip4 *IPv4, ip6 *IPv6, udp *UDP, port uint16) (off, end int, err error) {
 	if err := eth.Decode(b); err != nil {
 		return 0, 0, err
 	}
 	off = eth.Len()
 	switch eth.EtherType {
 	case EtherTypeIPv4:
-		if err := ip4.Decode(b[off:]); err != nil {
+		if err := ip4.decode(b[off:], frameLen-off); err != nil {
 			return 0, 0, err
 		}
 		if ip4.Protocol != IPProtoUDP {
@@ -20,7 +26,7 @@ func decodeIPUDP(b []byte, eth *Ethernet, ip4 *IPv4, ip6 *IPv6, udp *UDP, port u
 		end = off + int(ip4.TotalLength)
 		off += ip4.Len()
 	case EtherTypeIPv6:
-		if err := ip6.Decode(b[off:]); err != nil {
+		if err := ip6.decode(b[off:], frameLen-off); err != nil {
 			return 0, 0, err
 		}
 		if ip6.NextHeader != IPProtoUDP {
@@ -31,7 +37,7 @@ func decodeIPUDP(b []byte, eth *Ethernet, ip4 *IPv4, ip6 *IPv6, udp *UDP, port u
 	default:
 		return 0, 0, badField("Ethernet", "EtherType", BadValue, uint64(eth.EtherType))
 	}
-	if err := udp.Decode(b[off:end]); err != nil {
+	if err := udp.decode(b[off:min(end, len(b))], end-off); err != nil {
 		return 0, 0, err
 	}
 	if int(udp.Length) != end-off {

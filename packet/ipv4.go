@@ -88,7 +88,11 @@ func (h *IPv4) Encode(b []byte) (int, error) {
 }
 
 // Decode reads the header from the start of b, the IP packet.
-func (h *IPv4) Decode(b []byte) error {
+func (h *IPv4) Decode(b []byte) error { return h.decode(b, len(b)) }
+
+// decode reads the header from b for an IP packet of avail bytes, which b
+// may hold only in part (a header-only buffer whose payload is elided).
+func (h *IPv4) decode(b []byte, avail int) error {
 	if len(b) < IPv4MinLen {
 		return cut("IPv4", ipv4Layout, IPv4MinLen, len(b))
 	}
@@ -104,7 +108,7 @@ func (h *IPv4) Decode(b []byte) error {
 		return cut("IPv4", ipv4Layout, n, len(b))
 	}
 	tl := be.Uint16(b[2:])
-	if int(tl) < n || int(tl) > len(b) {
+	if int(tl) < n || int(tl) > avail {
 		return badField("IPv4", "TotalLength", BadLength, uint64(tl))
 	}
 	if s := rfc1071Sum(b[:n], 0); s != 0xFFFF {

@@ -33,7 +33,11 @@ func (h *IPv6) Encode(b []byte) (int, error) {
 }
 
 // Decode reads the header from the start of b.
-func (h *IPv6) Decode(b []byte) error {
+func (h *IPv6) Decode(b []byte) error { return h.decode(b, len(b)) }
+
+// decode reads the header from b for an IP packet of avail bytes, which b
+// may hold only in part.
+func (h *IPv6) decode(b []byte, avail int) error {
 	if len(b) < IPv6Len {
 		return cut("IPv6", ipv6Layout, IPv6Len, len(b))
 	}
@@ -42,7 +46,7 @@ func (h *IPv6) Decode(b []byte) error {
 		return badField("IPv6", "Version", BadVersion, uint64(v))
 	}
 	pl := be.Uint16(b[4:])
-	if int(pl) > len(b)-IPv6Len {
+	if int(pl) > avail-IPv6Len {
 		return badField("IPv6", "PayloadLength", BadLength, uint64(pl))
 	}
 	h.TrafficClass = uint8(w >> 20)

@@ -38,12 +38,16 @@ func (h *UDP) Encode(b []byte) (int, error) {
 }
 
 // Decode reads the header from the start of b.
-func (h *UDP) Decode(b []byte) error {
+func (h *UDP) Decode(b []byte) error { return h.decode(b, len(b)) }
+
+// decode reads the header from b for a datagram of avail bytes, which b may
+// hold only in part.
+func (h *UDP) decode(b []byte, avail int) error {
 	if len(b) < UDPLen {
 		return cut("UDP", udpLayout, UDPLen, len(b))
 	}
 	l := be.Uint16(b[4:])
-	if l < UDPLen || int(l) > len(b) {
+	if l < UDPLen || int(l) > avail {
 		return badField("UDP", "Length", BadLength, uint64(l))
 	}
 	h.SrcPort = be.Uint16(b[0:])
