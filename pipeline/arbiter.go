@@ -9,10 +9,11 @@ import "fmt"
 // state (calling it again gives the same answer); Accept records that
 // requester i was granted, which is when the priority state moves (a
 // separable allocator picks in several arbiters and accepts in some).
-// Grant is Pick followed by Accept of the winner. Requests are a Bits of
-// at least N requesters; bits at N and above are ignored only if they are
-// clear, so callers keep them clear. Pick and Grant return -1 when nothing
-// is requested, and then no state changes.
+// Grant is Pick followed by Accept of the winner. Requests are a Bits
+// sized for N requesters (NewBits(N)), filled bit by bit with Set or Put,
+// from a bitmask with LoadMask or from a slice of bools with LoadBools.
+// Pick and Grant return -1 when nothing is requested, and then no state
+// changes.
 type Arbiter interface {
 	// Size returns the number of requesters N.
 	Size() int

@@ -28,11 +28,11 @@ import (
 // edges loses the time from the conform time to the edge, so give it the
 // slack of at least one more packet when it must hold a rate exactly.
 type Shaper struct {
-	p, n  uint64 // one byte lasts p/n ps, p/n in lowest terms
-	depth uint64 // bucket depth in bytes
-	tau   span   // time to fill the whole bucket
-	full  span   // time at which the bucket is full again
-	num   *big.Rat
+	p, n  uint64   // one byte lasts p/n ps, p/n in lowest terms
+	depth uint64   // bucket depth in bytes
+	tau   span     // time to fill the whole bucket
+	full  span     // time at which the bucket is full again
+	rate  *big.Rat // bits per second
 }
 
 // span is a time of ps + rem/n picoseconds, rem < n.
@@ -67,7 +67,7 @@ func NewShaperRat(bitsPerSecond *big.Rat, depth uint64) (*Shaper, error) {
 	if !p.IsUint64() || !n.IsUint64() {
 		return nil, fmt.Errorf("shaper: rate %s b/s: one byte lasts %s ps, beyond 64-bit terms", bitsPerSecond.RatString(), perByte.RatString())
 	}
-	s := &Shaper{p: p.Uint64(), n: n.Uint64(), depth: depth, num: new(big.Rat).Set(bitsPerSecond)}
+	s := &Shaper{p: p.Uint64(), n: n.Uint64(), depth: depth, rate: new(big.Rat).Set(bitsPerSecond)}
 	if hi, _ := bits.Mul64(depth, s.p); hi >= s.n {
 		return nil, fmt.Errorf("shaper: bucket of %d bytes at %s b/s lasts more than 2^64 ps", depth, bitsPerSecond.RatString())
 	}
@@ -75,8 +75,44 @@ func NewShaperRat(bitsPerSecond *big.Rat, depth uint64) (*Shaper, error) {
 	return s, nil
 }
 
+// SetRate changes the rate at now and keeps the tokens in the bucket: the
+// time to refill what is missing is recomputed at the new rate, rounded up
+// to the new remainder unit (so a change never adds tokens; it may take
+// less than one byte's worth). It uses big arithmetic and allocates: rate
+// changes are control events (a congestion-control update), not per-packet
+// work. On error the shaper is unchanged.
+func (s *Shaper) SetRate(now rtlmodel.Time, bitsPerSecond *big.Rat) error {
+	ns, err := NewShaperRat(bitsPerSecond, s.depth)
+	if err != nil {
+		return err
+	}
+	if (span{uint64(now), 0}).less(s.full) {
+		// missing bytes = ((full.ps-now)·n + rem) / p; at the new rate they
+		// last missing·p'/n' ps, that is missing·p' units of 1/n' ps
+		x := new(big.Int).SetUint64(s.full.ps - uint64(now))
+		x.Mul(x, new(big.Int).SetUint64(s.n))
+		x.Add(x, new(big.Int).SetUint64(s.full.rem))
+		x.Mul(x, new(big.Int).SetUint64(ns.p))
+		pOld := new(big.Int).SetUint64(s.p)
+		m := new(big.Int)
+		x.QuoRem(x, pOld, m)
+		if m.Sign() > 0 {
+			x.Add(x, big.NewInt(1))
+		}
+		q, r := new(big.Int).QuoRem(x, new(big.Int).SetUint64(ns.n), new(big.Int))
+		if !q.IsUint64() || q.Uint64() > ^uint64(0)-uint64(now) {
+			return fmt.Errorf("shaper: at %s b/s the bucket would refill after the end of time", bitsPerSecond.RatString())
+		}
+		ns.full = span{uint64(now) + q.Uint64(), r.Uint64()}
+	} else {
+		ns.full = span{uint64(now), 0}
+	}
+	*s = *ns
+	return nil
+}
+
 // Rate returns the rate in bits per second.
-func (s *Shaper) Rate() *big.Rat { return new(big.Rat).Set(s.num) }
+func (s *Shaper) Rate() *big.Rat { return new(big.Rat).Set(s.rate) }
 
 // Depth returns the bucket depth in bytes.
 func (s *Shaper) Depth() uint64 { return s.depth }

@@ -176,3 +176,40 @@ func TestShaperConfigErrors(t *testing.T) {
 	require.Equal(t, "800/3", s.Rate().RatString())
 	require.EqualValues(t, 10, s.Depth())
 }
+
+func TestShaperSetRate(t *testing.T) {
+	s := mustShaper(t, 8_000_000_000, 1, 1000) // 1 byte per ns
+	s.Consume(0, 1000)
+	require.NoError(t, s.SetRate(500_000, big.NewRat(4_000_000_000, 1))) // 500 bytes in, 2 ns a byte now
+	require.EqualValues(t, 500, s.Tokens(500_000))
+	require.EqualValues(t, 750, s.Tokens(1_000_000))
+	require.Equal(t, rtlmodel.Time(1_500_000), s.Full())
+	require.Equal(t, "4000000000", s.Rate().RatString())
+	require.Error(t, s.SetRate(0, big.NewRat(0, 1)))
+	require.Equal(t, "4000000000", s.Rate().RatString(), "unchanged after an error")
+	require.NoError(t, s.SetRate(2_000_000, big.NewRat(8_000_000_000, 1)))
+	require.EqualValues(t, 1000, s.Tokens(2_000_000), "a full bucket stays full")
+
+	// Random changes between odd rates: never more tokens than before, less
+	// by under a byte, and NextConformTime still agrees with a step search.
+	o := mustShaper(t, 123_456_789_011, 13, 300)
+	rng := rtlmodel.NewRNG(4, "setrate")
+	now := rtlmodel.Time(0)
+	for trial := range 300 {
+		now += rtlmodel.Time(rng.Intn(20_000))
+		o.Consume(now, uint64(1+rng.Intn(300)))
+		before := o.Tokens(now)
+		den := int64(1 + rng.Intn(97)) // 50 to 450 Gb/s with a denominator
+		rate := new(big.Rat).SetFrac64(den*50_000_000_000+int64(rng.Intn(int(den)*400_000_000_000)), den)
+		require.NoError(t, o.SetRate(now, rate))
+		after := o.Tokens(now)
+		require.LessOrEqual(t, after, before, "trial %d", trial)
+		require.GreaterOrEqual(t, after, before-1, "trial %d", trial)
+		size := uint64(1 + rng.Intn(300))
+		step := now
+		for !o.Conform(step, size) {
+			step++
+		}
+		require.Equal(t, step, o.NextConformTime(now, size), "trial %d", trial)
+	}
+}
