@@ -272,3 +272,36 @@ func mustLink(t testing.TB, from *rtlmodel.Handle, width int) *rtlmodel.Link[int
 	require.NoError(t, err)
 	return l
 }
+
+// deafSink never takes what arrives.
+type deafSink struct{}
+
+func (deafSink) Eval(rtlmodel.Edge) rtlmodel.Wake { return rtlmodel.Never }
+
+// TestFixedStageNamesWhatBlocksIt: behind a receiver that never takes, the
+// run stops with a deadlock report naming the stage and its output link.
+func TestFixedStageNamesWhatBlocksIt(t *testing.T) {
+	e := rtlmodel.NewEngine(rtlmodel.Options{})
+	d, err := e.AddDomain("core", 800, 0)
+	require.NoError(t, err)
+	src := &testSource{}
+	for i := range 20 {
+		src.sched = append(src.sched, send{uint64(i), i})
+	}
+	hs, err := e.Add(d, "src", src)
+	require.NoError(t, err)
+	st, err := AddFixedStage[int](e, d, "stage", FixedStageConfig{Cycles: 3, Width: 1})
+	require.NoError(t, err)
+	hk, err := e.Add(d, "sink", deafSink{})
+	require.NoError(t, err)
+	src.out, err = rtlmodel.NewLink[int]("src>stage", hs, st.Handle(), rtlmodel.LinkConfig{Latency: 1, Width: 1, Credits: 2, CreditLatency: 1})
+	require.NoError(t, err)
+	out, err := rtlmodel.NewLink[int]("stage>sink", st.Handle(), hk, rtlmodel.LinkConfig{Latency: 1, Width: 1, Credits: 2, CreditLatency: 1})
+	require.NoError(t, err)
+	require.NoError(t, st.Connect(src.out, out))
+	err = e.Run(rtlmodel.Forever)
+	var dl *rtlmodel.DeadlockError
+	require.ErrorAs(t, err, &dl)
+	require.Contains(t, dl.Blocked, rtlmodel.Blocked{Path: "stage", Reason: "credits on stage>sink (3 items inside)"})
+	require.Equal(t, 3, st.Len(), "Cycles×Width inside, the rest held back by the input credits")
+}
