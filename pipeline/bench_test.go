@@ -45,37 +45,57 @@ func BenchmarkArbiter(b *testing.B) {
 	}
 }
 
-// benchScheduler makes one decision per op over 8 always-backlogged
-// queues with mixed packet sizes.
-func benchScheduler(b *testing.B, s Scheduler) {
+// benchScheduler makes one decision per op over always-backlogged queues
+// with mixed packet sizes; the first `sparse` queues (strict classes) are
+// not backlogged but get a packet every eighth decision.
+func benchScheduler(b *testing.B, s Scheduler, sparse int) {
 	rng := rtlmodel.NewRNG(2, "bench")
 	pkts := make([]uint32, 1024)
 	for i := range pkts {
 		pkts[i] = uint32(64 + rng.Intn(9000-63))
 	}
 	head := make([]uint32, s.Size())
-	for q := range head {
+	for q := sparse; q < len(head); q++ {
 		head[q] = pkts[q]
 		s.SetHead(q, head[q])
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
+		if sparse > 0 && i&7 == 0 {
+			q := (i >> 3) % sparse
+			if head[q] == 0 {
+				head[q] = 64
+				s.SetHead(q, 64)
+			}
+		}
 		q := s.Pick()
 		sz := head[q]
 		head[q] = pkts[i&1023]
+		if q < sparse {
+			head[q] = 0
+		}
 		s.Served(q, sz, head[q])
 	}
 }
+
+var (
+	_ Scheduler = (*StrictPriority)(nil)
+	_ Scheduler = (*DWRR)(nil)
+	_ Scheduler = (*SPDWRR)(nil)
+	_ Arbiter   = (*RoundRobin)(nil)
+	_ Arbiter   = (*WeightedRoundRobin)(nil)
+	_ Arbiter   = (*Matrix)(nil)
+)
 
 func BenchmarkScheduler(b *testing.B) {
 	d, _ := NewDWRR([]uint32{9216, 9216, 18432, 9216, 27648, 9216, 9216, 36864})
 	small, _ := NewDWRR([]uint32{1500, 1500, 3000, 1500, 4500, 1500, 1500, 6000})
 	sp, _ := NewSPDWRR([]QueueClass{{0, 0}, {1, 0}, {2, 9216}, {2, 9216}, {2, 18432}, {2, 9216}, {2, 27648}, {2, 9216}})
-	b.Run("strict", func(b *testing.B) { benchScheduler(b, NewStrictPriority(8)) })
-	b.Run("dwrr", func(b *testing.B) { benchScheduler(b, d) })
-	b.Run("dwrr-small-quanta", func(b *testing.B) { benchScheduler(b, small) })
-	b.Run("sp+dwrr", func(b *testing.B) { benchScheduler(b, sp) })
+	b.Run("strict", func(b *testing.B) { benchScheduler(b, NewStrictPriority(8), 0) })
+	b.Run("dwrr", func(b *testing.B) { benchScheduler(b, d, 0) })
+	b.Run("dwrr-small-quanta", func(b *testing.B) { benchScheduler(b, small, 0) })
+	b.Run("sp+dwrr", func(b *testing.B) { benchScheduler(b, sp, 2) })
 }
 
 func BenchmarkShaper(b *testing.B) {
