@@ -19,7 +19,7 @@ type RxFrame[T any] struct {
 // serialises them at the port's exact rate with the carried remainder,
 // adds propagation and the RX FEC fill and pipeline, and delivers each
 // frame to the receiving MAC at the first receiver edge at or after the
-// frame is decoded. Frames an uncorrectable codeword hit arrive with
+// frame is decoded (or, for a cut-through receiver, its headers are). Frames an uncorrectable codeword hit arrive with
 // Timing.BadFCS set; the receiving MAC (RxMAC) drops and counts them.
 type PhyLink[T any] struct {
 	h    *rtlmodel.Handle
@@ -29,6 +29,7 @@ type PhyLink[T any] struct {
 	size func(T) int
 
 	lastStart rtlmodel.Time
+	tail      func(T) (rtlmodel.Time, bool)
 	frames    *rtlmodel.Counter
 	bytes     *rtlmodel.Counter
 	bad       *rtlmodel.Counter
@@ -66,6 +67,11 @@ func (p *PhyLink[T]) DegradeAtCycle(cycle uint64, failedLanes int) error {
 	return p.wire.DegradeAt(p.h.Domain().EdgeTime(cycle), failedLanes)
 }
 
+// SetTail makes the link ask each frame when its tail is decoded at the
+// ingress of a cut-through switch, and whether the egress is faster than
+// that ingress (then it waits for the whole frame): see Wire.TransmitAfter.
+func (p *PhyLink[T]) SetTail(fn func(T) (tail rtlmodel.Time, whole bool)) { p.tail = fn }
+
 // Connect sets the link from the transmitting MAC and the one to the
 // receiving MAC. in should carry credits so the MAC waits for the PCS.
 func (p *PhyLink[T]) Connect(in *rtlmodel.Link[T], out *rtlmodel.Link[RxFrame[T]]) {
@@ -88,14 +94,19 @@ func (p *PhyLink[T]) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	}
 	p.in.Recv()
 	n := p.size(f)
-	t := p.wire.Transmit(edge.Time, n)
+	var tail rtlmodel.Time
+	whole := false
+	if p.tail != nil {
+		tail, whole = p.tail(f)
+	}
+	t := p.wire.TransmitAfter(edge.Time, n, tail, whole)
 	p.lastStart = t.FirstBitOut
 	p.frames.Inc()
 	p.bytes.Add(uint64(n))
 	if t.BadFCS {
 		p.bad.Inc()
 	}
-	p.out.SendAt(RxFrame[T]{Frame: f, Timing: t}, t.Decoded)
+	p.out.SendAt(RxFrame[T]{Frame: f, Timing: t}, t.Ready)
 	return edge.Next()
 }
 

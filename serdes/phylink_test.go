@@ -215,6 +215,29 @@ func TestPhyLinkDegradesAtACycle(t *testing.T) {
 	require.Equal(t, LaneGroup(2), b.phy.Wire().Lanes())
 }
 
+func TestCutThroughReceiverAndEgress(t *testing.T) {
+	cfg := default400G()
+	cfg.CutThroughBytes = 64
+	w, err := NewWire(cfg)
+	require.NoError(t, err)
+	tm := w.Transmit(0, 4096)
+	// the first 8+64 bytes at 400 Gb/s take 1.44 ns
+	require.Equal(t, tm.FirstBitIn+1440+25600+40000, tm.Ready)
+	require.Less(t, tm.Ready, tm.Decoded)
+
+	// an egress at the same rate may start before the ingress tail but
+	// not finish before it; a faster one waits for the whole frame
+	out, err := NewWire(default400G())
+	require.NoError(t, err)
+	tail := tm.Decoded
+	e := out.TransmitAfter(tm.Ready, 4096, tail, false)
+	require.Less(t, e.FirstBitOut, tail)
+	require.GreaterOrEqual(t, e.LastBitOut, tail)
+	fast, err := NewWire(WireConfig{Lanes: 8, Interleave: 2, TxLatency: cfg.TxLatency, RxPipeline: cfg.RxPipeline})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, fast.TransmitAfter(tm.Ready, 4096, tail, true).FirstBitOut, tail)
+}
+
 func TestUncorrectableCodewordsDropFramesAtTheReceivingMAC(t *testing.T) {
 	cfg := default400G()
 	cfg.PreFECBER = 2e-3

@@ -26,6 +26,10 @@ type FrameTiming struct {
 	// Decoded is when the receiver's FEC has decoded the frame's last bit:
 	// last bit in + the interleaved codeword fill + the RX pipeline.
 	Decoded rtlmodel.Time
+	// Ready is when the receiving MAC passes the frame on: Decoded, or for
+	// a cut-through receiver (WireConfig.CutThroughBytes) the time its
+	// first CutThroughBytes bytes are decoded.
+	Ready rtlmodel.Time
 	// BadFCS is set when an uncorrectable codeword hit the frame.
 	BadFCS bool
 	// Codewords is the number of RS(544,514) codewords the frame touched.
@@ -50,6 +54,10 @@ type WireConfig struct {
 	PreFECBER float64
 	// Seed seeds the codeword-loss sampler.
 	Seed uint64
+	// CutThroughBytes, when > 0, makes the receiving MAC pass a frame on
+	// once its first CutThroughBytes bytes are decoded (FrameTiming.Ready)
+	// instead of after its FCS.
+	CutThroughBytes int
 }
 
 // Wire computes exact frame timings on a serial link and decides, by the
@@ -60,6 +68,7 @@ type Wire struct {
 	lanes     LaneGroup
 	ser       *Serializer
 	fill      rtlmodel.Time // codeword fill at the line rate, rounded up
+	head      rtlmodel.Time // preamble + cut-through bytes at the MAC rate, rounded up
 	prop      rtlmodel.Time
 	free      rtlmodel.Time // when the wire can take the next frame's first bit
 	started   bool
@@ -98,8 +107,8 @@ func NewWire(cfg WireConfig) (*Wire, error) {
 func (w *Wire) setLanes(g LaneGroup) {
 	w.lanes = g
 	w.ser = NewSerializer(g.MACRate())
-	f := w.cfg.Interleave.FillTime(g.LineRate())
-	w.fill = rtlmodel.Time((f.Num() + f.Den() - 1) / f.Den())
+	w.fill = ceilPS(w.cfg.Interleave.FillTime(g.LineRate()))
+	w.head = ceilPS(g.MACRate().SerialTime(uint64(PreambleSFDBytes+w.cfg.CutThroughBytes) * 8))
 }
 
 // Lanes returns the lane group in force.
@@ -131,11 +140,29 @@ func (w *Wire) DegradeAt(at rtlmodel.Time, failedLanes int) error {
 	return nil
 }
 
+// ceilPS rounds a rational number of picoseconds up.
+func ceilPS(r Rat) rtlmodel.Time { return rtlmodel.Time((r.Num() + r.Den() - 1) / r.Den()) }
+
 // Transmit sends a frame of frameBytes (destination address to FCS) handed
 // to the PHY at time handed. It returns the frame's timing; the wire is then
 // busy until the frame's IPG ends.
 func (w *Wire) Transmit(handed rtlmodel.Time, frameBytes int) FrameTiming {
+	return w.TransmitAfter(handed, frameBytes, 0, false)
+}
+
+// TransmitAfter is Transmit for a frame still arriving at a cut-through
+// switch, whose tail is decoded at the ingress at time tail: the frame's
+// last bit may not leave before tail, and with whole (an egress faster than
+// the ingress) its first bit may not leave before tail either.
+func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel.Time, whole bool) FrameTiming {
 	start := handed + w.cfg.TxLatency
+	if tail > 0 {
+		if whole {
+			start = max(start, tail)
+		} else if ser := ceilPS(w.lanes.MACRate().SerialTime(uint64(PreambleSFDBytes+frameBytes) * 8)); tail > ser {
+			start = max(start, tail-ser)
+		}
+	}
 	if !w.started || start > w.free {
 		// the wire was idle: the new frame starts on a whole picosecond
 		w.ser.rem = 0
@@ -158,6 +185,10 @@ func (w *Wire) Transmit(handed rtlmodel.Time, frameBytes int) FrameTiming {
 	t.FirstBitIn = t.FirstBitOut + w.prop
 	t.LastBitIn = t.LastBitOut + w.prop
 	t.Decoded = t.LastBitIn + w.fill + w.cfg.RxPipeline
+	t.Ready = t.Decoded
+	if w.cfg.CutThroughBytes > 0 && w.cfg.CutThroughBytes < frameBytes {
+		t.Ready = t.FirstBitIn + w.head + w.fill + w.cfg.RxPipeline
+	}
 	t.BadFCS, t.Codewords = w.decide(frameBits + IPGBytes*8)
 	w.frames++
 	if t.BadFCS {
