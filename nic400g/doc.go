@@ -1,0 +1,39 @@
+// Package nic400g is the model of the 400G RDMA NIC: host interface, QP
+// context cache, transmit scheduling and packetizing, the congestion
+// control engine, receive-side PSN tracking, reorder and acknowledgement,
+// and loss recovery. Numbers and their sources are in FACTS.md; each
+// parameter's doc comment names its FACTS section and tags (S sourced, E
+// estimated by us, U recalled but not re-checked) with reference keys such
+// as [R14].
+//
+// The pieces in this package so far are plain state machines, not kernel
+// components: a component that owns one calls it from its Eval with the
+// current rtlmodel.Time, and none of the per-event paths allocates.
+//
+// DCQCN (FACTS 2.1). ReactionPoint is the sender-side rate controller of
+// one QP and NotificationPoint the receiver-side CNP generator. Datapath
+// arithmetic is fixed point as the hardware does it: α is an unsigned
+// fraction whose width is a parameter (Q1.16 for the paper's g = 1/256,
+// the firmware's 10-bit α with 1023 ≈ 1.0), rates are integer kb/s (Kbps)
+// and every timer is an exact picosecond time. The three RP timers (α
+// update, rate-decrease check, rate-increase T) and the byte counter B are
+// processed in time order by Advance, and NextEvent tells the owning
+// component when to wake. DCQCNParams carries both the paper's set
+// (PaperParams) and the NVIDIA firmware defaults (FirmwareParams), and both
+// increase-stage variants: the timer-only stage of the HPCC artifact
+// [R14] and the two-counter (T, BC) stage of htsim [R66].
+//
+// PSN tracking (FACTS 1.2, 7). PSN is the 24-bit packet sequence number
+// with the Linux rxe half-space comparison [R82]. RecvWindow is a receive
+// bitmap of configurable size that classifies each arrival (in order, out
+// of order, duplicate, out of window), advances the cumulative expected
+// PSN and produces 64-bit SACK bitmaps in the UET style [R21].
+//
+// QP contexts (FACTS 5.1). QPStore is the backing store of the contexts of
+// every QP (850,000 by default) as kept in host memory, held by the model
+// as compact arrays so that an idle QP costs a few tens of bytes of model
+// memory; congestion and retransmission state lives only for active QPs in
+// an ActiveSlab. QPCache is the on-chip context cache in front of it: sets
+// by ways, LRU or random replacement, a miss costing one PCIe read round
+// trip, and prefetch on doorbell.
+package nic400g
