@@ -165,5 +165,9 @@ func (p *PortPlan) String() string {
 		parts = append(parts, fmt.Sprintf("%dx%v", j-i, p.ports[i].Lanes))
 		i = j
 	}
-	return fmt.Sprintf("%s on %d/%d lanes, %d pipes", strings.Join(parts, "+"), p.usedLanes, p.totalLanes, p.pipes)
+	unit := "pipes"
+	if p.pipes == 1 {
+		unit = "pipe"
+	}
+	return fmt.Sprintf("%s on %d/%d lanes, %d %s", strings.Join(parts, "+"), p.usedLanes, p.totalLanes, p.pipes, unit)
 }
