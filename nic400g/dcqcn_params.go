@@ -61,10 +61,11 @@ func (v DCQCNVariant) String() string {
 // The α register is an unsigned fixed-point fraction with AlphaBits
 // fraction bits; an update is
 //
-//	α ← ⌊(α·(2^GShift − GNum) + 2^(GShift−1)) / 2^GShift⌋ + (cnp ? GNum·2^AlphaBits / 2^GShift : 0)
+//	α ← ⌊(α·(2^GShift − GNum) + r) / 2^GShift⌋ + (cnp ? GNum·2^AlphaBits / 2^GShift : 0)
 //
-// clamped to AlphaMax, i.e. α ← (1−g)·α (+ g) with g = GNum/2^GShift and
-// the product rounded half up. A rate cut is
+// clamped to AlphaMax, i.e. α ← (1−g)·α (+ g) with g = GNum/2^GShift; the
+// product is rounded half up (r = 2^(GShift−1)) when AlphaRound is set and
+// truncated (r = 0) otherwise. A rate cut is
 //
 //	rate ← max(MinRate, rate − min(⌊rate·α / 2^GD⌋, ⌊rate·MaxCutPct / 100⌋))
 //
@@ -93,6 +94,12 @@ type DCQCNParams struct {
 	// as α ← α·1019/1024 + 5/1024, i.e. g = 5/1024 (E, FACTS 2.1).
 	GNum   uint32
 	GShift uint
+	// AlphaRound rounds the α decay product half up instead of
+	// truncating it. Rounding keeps a Q1.16 α within one LSB of exact
+	// arithmetic but holds α once α·g < 1/2 LSB (below 128/65536 for the
+	// paper set); truncation, the plain shift of the firmware's α·1019/1024
+	// reading (E), lets α decay to 0. Paper set: true; firmware: false.
+	AlphaRound bool
 	// GD is the shift of the rate cut rate·α / 2^GD. Firmware rpg_gd = 11
 	// with a 10-bit α (S [R58]), so the cut is about α/2 (E); the paper's
 	// ×(1 − α/2) is GD = AlphaBits + 1.
@@ -166,6 +173,7 @@ func PaperParams(lineRate uint64) DCQCNParams {
 		InitialAlpha:    1 << 16,
 		GNum:            1,
 		GShift:          8,
+		AlphaRound:      true,
 		GD:              17,
 		MaxCutPct:       100,
 		AlphaPeriod:     55 * rtlmodel.Microsecond,

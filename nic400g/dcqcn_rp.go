@@ -168,7 +168,11 @@ func (r *ReactionPoint) OnBytesSent(now rtlmodel.Time, n uint64) {
 
 func (r *ReactionPoint) updateAlpha() {
 	p := r.p
-	a := (uint64(r.alpha)*(uint64(1)<<p.GShift-uint64(p.GNum)) + uint64(1)<<(p.GShift-1)) >> p.GShift
+	a := uint64(r.alpha) * (uint64(1)<<p.GShift - uint64(p.GNum))
+	if p.AlphaRound {
+		a += uint64(1) << (p.GShift - 1)
+	}
+	a >>= p.GShift
 	if r.alphaCNP {
 		a += uint64(p.GNum) << p.AlphaBits >> p.GShift
 	}

@@ -202,12 +202,15 @@ func TestDCQCNFirmwareFirstCut(t *testing.T) {
 	rp.OnCNP(10 * us)
 	assert.Equal(t, 11*us, rp.NextEvent(), "α timer 1 µs after the CNP")
 	rp.Advance(11 * us)
-	assert.Equal(t, uint32(1018), rp.Alpha(), "⌊(1023·1019+512)/1024⌋ with no CNP since the first")
+	assert.Equal(t, uint32(1018), rp.Alpha(), "⌊1023·1019/1024⌋ with no CNP since the first")
 	rp.Advance(14 * us)
 	// α after 4 updates without CNP: 1023 → 1018 → 1013 → 1008 → 1003.
 	assert.Equal(t, uint32(1003), rp.Alpha())
-	// cut at 14 µs: 400e6·1003/2048 = 195,898,437 (below the 50 % bound)
+	// cut at 14 µs: ⌊400e6·1003/2048⌋ = 195,898,437 (below the 50 % bound)
 	assert.Equal(t, Kbps(400_000_000-195_898_437), rp.Rate())
+	// truncation lets α decay to 0 with no further CNP
+	rp.Advance(3000 * us)
+	assert.Equal(t, uint32(0), rp.Alpha())
 	assert.Equal(t, Kbps(400_000_000), rp.Target(), "no clamp: no increase before the first cut, target keeps line rate")
 
 	// the 50 % bound binds when the cut shift is smaller
