@@ -1,0 +1,327 @@
+package switchasic
+
+import (
+	"fmt"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// TrafficManager is the admission logic of the switch's shared buffer
+// (FACTS 4 [R71]): for every arriving packet it decides enqueue, trim or
+// drop, whether to mark ECN CE, and whether the ingress (port, class) must
+// send PFC XOFF; on every departure it returns the cells and says when
+// XON is due. It keeps the byte and cell counts of every egress queue
+// (egress port, class) and every ingress (port, class).
+//
+// Admission of a packet of n cells in class c from ingress i to egress e:
+//
+//   - Lossless class (PFC.Enabled[c], FACTS 2.7): exempt from the dynamic
+//     threshold. While (i, c) is not paused and the shared pool has n free
+//     cells, the packet is charged to the shared pool; otherwise to the
+//     headroom of (i, c), and if that is used up it is dropped with
+//     DropHeadroomOverflow. XOFF is raised when the bytes of (i, c) exceed
+//     the XOFF threshold or a packet had to use headroom.
+//   - Lossy class: dropped with DropBufferFull when the shared pool has
+//     fewer than n free cells, else with DropQueueLimit when the queue
+//     (e, c) would exceed alpha × the free shared cells (SharedBuffer). With
+//     trimming on, such a packet longer than TrimBytes is trimmed instead
+//     and queued in (e, TrimClass) if its TrimBytes fit in the free shared
+//     cells (FACTS 2.5 [R19]).
+//   - ECN: an ECN-capable packet queued whole in a class with WRED enabled
+//     takes one LFSR draw and is marked when the draw is below the curve's
+//     probability at the depth of (e, c) before it (FACTS 2.1 [R9]).
+//
+// Release frees headroom cells of (i, c) before shared ones, and reports
+// XON when the bytes of a paused (i, c) fall below the XON threshold with
+// no headroom in use.
+//
+// A TrafficManager is plain state owned by one component and used from
+// its Eval; Admit and Release allocate nothing. Indices out of range and
+// releases of more than is held are internal bugs and panic.
+type TrafficManager struct {
+	cfg    TMConfig
+	lim    tmLimits
+	buf    *SharedBuffer
+	curves [MaxClasses]WREDCurve
+	lfsr   *LFSR
+
+	queues  []tmCount // egress*Classes + class
+	ingress []tmCount // ingress*Classes + class
+	ports   []uint64  // bytes per egress port
+
+	stats   TMStats
+	metrics *tmMetrics
+}
+
+// tmCount is the bytes and cells held by one queue or ingress pair; for
+// an ingress pair of a lossless class also the headroom cells and the
+// XOFF state.
+type tmCount struct {
+	bytes, cells uint64
+	hdrm         uint64
+	paused       bool
+}
+
+// NewTrafficManager validates cfg and returns an empty traffic manager
+// whose marking LFSR is seeded from seed (NewLFSR32). Errors name the
+// TMConfig field at fault.
+func NewTrafficManager(cfg TMConfig, seed uint64) (*TrafficManager, error) {
+	lim, err := cfg.resolve()
+	if err != nil {
+		return nil, fmt.Errorf("switchasic: TMConfig.%w", err)
+	}
+	buf, err := NewSharedBuffer(cfg.BufferBytes, cfg.CellBytes, lim.reserveCells, cfg.AlphaShift)
+	if err != nil {
+		return nil, fmt.Errorf("switchasic: TMConfig.%w", err)
+	}
+	tm := &TrafficManager{
+		cfg:     cfg,
+		lim:     lim,
+		buf:     buf,
+		lfsr:    NewLFSR32(seed),
+		queues:  make([]tmCount, cfg.Ports*cfg.Classes),
+		ingress: make([]tmCount, cfg.Ports*cfg.Classes),
+		ports:   make([]uint64, cfg.Ports),
+	}
+	for c := 0; c < cfg.Classes; c++ {
+		tm.curves[c] = NewWREDCurve(cfg.WRED[c])
+	}
+	return tm, nil
+}
+
+// Config returns the configuration.
+func (tm *TrafficManager) Config() TMConfig { return tm.cfg }
+
+// Buffer returns the cell accounting (read it; do not charge it).
+func (tm *TrafficManager) Buffer() *SharedBuffer { return tm.buf }
+
+// Curve returns the compiled WRED curve of class c.
+func (tm *TrafficManager) Curve(c int) WREDCurve { return tm.curves[c] }
+
+// Lossless reports whether class c is PFC-enabled.
+func (tm *TrafficManager) Lossless(c int) bool { return c < MaxClasses && tm.lim.lossless[c] }
+
+// PFCThresholds returns the resolved XOFF, XON and per-(port, class)
+// headroom in bytes (zeros when no class is lossless), FACTS 2.7.
+func (tm *TrafficManager) PFCThresholds() (xoff, xon, headroom uint64) {
+	return tm.lim.xoff, tm.lim.xon, tm.lim.headroomBytes
+}
+
+func (tm *TrafficManager) index(port, class int) int {
+	if port < 0 || port >= tm.cfg.Ports || class < 0 || class >= tm.cfg.Classes {
+		panic(fmt.Sprintf("switchasic: port %d class %d out of range (%d ports, %d classes)", port, class, tm.cfg.Ports, tm.cfg.Classes))
+	}
+	return port*tm.cfg.Classes + class
+}
+
+// Admit decides the fate of a packet of bytes arriving on ingress for
+// egress in class, and charges the buffer when it is queued (whole or
+// trimmed). See TrafficManager for the rules.
+func (tm *TrafficManager) Admit(ingress, egress, class int, bytes int, ecnCapable bool) Verdict {
+	if bytes <= 0 {
+		panic(fmt.Sprintf("switchasic: admit of %d bytes", bytes))
+	}
+	qi, ii := tm.index(egress, class), tm.index(ingress, class)
+	n := tm.buf.CellsFor(bytes)
+	var v Verdict
+	if tm.lim.lossless[class] {
+		ig := &tm.ingress[ii]
+		hdrm := ig.paused || n > tm.buf.SharedFree()
+		switch {
+		case !hdrm:
+			tm.buf.TakeShared(n)
+		case ig.hdrm+n <= tm.lim.headroomCells:
+			tm.buf.TakeHeadroom(n)
+			ig.hdrm += n
+		default:
+			return tm.drop(DropHeadroomOverflow)
+		}
+		tm.charge(qi, ii, egress, bytes, n)
+		if !ig.paused && (hdrm || ig.bytes > tm.lim.xoff) {
+			ig.paused = true
+			v.PFCXoff = true
+			tm.stats.Xoff++
+			if tm.metrics != nil {
+				tm.metrics.xoff.Inc()
+			}
+		}
+	} else {
+		free := tm.buf.SharedFree()
+		reason := DropNone
+		if n > free {
+			reason = DropBufferFull
+		} else if tm.queues[qi].cells+n > tm.buf.QueueLimit() {
+			reason = DropQueueLimit
+		}
+		if reason != DropNone {
+			return tm.refuse(ingress, egress, bytes, reason)
+		}
+		tm.buf.TakeShared(n)
+		tm.charge(qi, ii, egress, bytes, n)
+	}
+	v.Action, v.Cells, v.Class, v.Bytes = Enqueue, int(n), class, bytes
+	if ecnCapable && tm.curves[class].enabled {
+		depth := tm.queues[qi].bytes - uint64(bytes) // as the packet found it
+		if tm.curves[class].Mark(depth, tm.lfsr.Draw16()) {
+			v.MarkCE = true
+			tm.stats.Marked++
+			if tm.metrics != nil {
+				tm.metrics.marked.Inc()
+			}
+		}
+	}
+	tm.stats.Enqueued++
+	tm.noteUsed()
+	return v
+}
+
+// refuse handles a lossy packet the buffer or its queue limit will not
+// take: trimmed when trimming is on and it is longer than the trim size
+// and the header fits in the shared pool, dropped otherwise.
+func (tm *TrafficManager) refuse(ingress, egress, bytes int, reason DropReason) Verdict {
+	t := tm.cfg.Trim
+	if !t.Enabled || bytes <= t.TrimBytes {
+		return tm.drop(reason)
+	}
+	n := tm.buf.CellsFor(t.TrimBytes)
+	if n > tm.buf.SharedFree() {
+		return tm.drop(DropBufferFull)
+	}
+	tm.buf.TakeShared(n)
+	tm.charge(tm.index(egress, t.TrimClass), tm.index(ingress, t.TrimClass), egress, t.TrimBytes, n)
+	tm.stats.Trimmed++
+	if tm.metrics != nil {
+		tm.metrics.trimmed.Inc()
+	}
+	tm.noteUsed()
+	return Verdict{Action: Trim, Cells: int(n), Class: t.TrimClass, Bytes: t.TrimBytes}
+}
+
+func (tm *TrafficManager) drop(r DropReason) Verdict {
+	tm.stats.Drops[r]++
+	if tm.metrics != nil {
+		tm.metrics.drops[r].Inc()
+	}
+	return Verdict{Action: Drop, Reason: r}
+}
+
+func (tm *TrafficManager) charge(qi, ii, egress, bytes int, n uint64) {
+	q, ig := &tm.queues[qi], &tm.ingress[ii]
+	q.bytes += uint64(bytes)
+	q.cells += n
+	ig.bytes += uint64(bytes)
+	ig.cells += n
+	tm.ports[egress] += uint64(bytes)
+}
+
+func (tm *TrafficManager) noteUsed() {
+	if tm.metrics != nil {
+		tm.metrics.used.Set(int64(tm.buf.UsedCells()))
+	}
+}
+
+// Release returns the cells of a queued packet leaving the egress queue:
+// pass the ingress port, egress port, and the Class and Bytes of its
+// Verdict. It reports true when this release took a paused lossless
+// (ingress, class) below its XON threshold with no headroom in use, so
+// XON is due (FACTS 2.7).
+func (tm *TrafficManager) Release(ingress, egress, class int, bytes int) (pfcXon bool) {
+	qi, ii := tm.index(egress, class), tm.index(ingress, class)
+	n := tm.buf.CellsFor(bytes)
+	q, ig := &tm.queues[qi], &tm.ingress[ii]
+	b := uint64(bytes)
+	if bytes <= 0 || q.bytes < b || q.cells < n || ig.bytes < b || ig.cells < n {
+		panic(fmt.Sprintf("switchasic: release of %d B (%d cells) from queue (%d,%d) holding %d B/%d cells, ingress (%d,%d) holding %d B/%d cells",
+			bytes, n, egress, class, q.bytes, q.cells, ingress, class, ig.bytes, ig.cells))
+	}
+	q.bytes -= b
+	q.cells -= n
+	ig.bytes -= b
+	ig.cells -= n
+	tm.ports[egress] -= b
+	h := min(n, ig.hdrm)
+	ig.hdrm -= h
+	tm.buf.PutHeadroom(h)
+	tm.buf.PutShared(n - h)
+	tm.stats.Released++
+	tm.noteUsed()
+	if ig.paused && ig.hdrm == 0 && ig.bytes < tm.lim.xon {
+		ig.paused = false
+		tm.stats.Xon++
+		if tm.metrics != nil {
+			tm.metrics.xon.Inc()
+		}
+		return true
+	}
+	return false
+}
+
+// QueueBytes returns the bytes queued in (egress, class).
+func (tm *TrafficManager) QueueBytes(egress, class int) uint64 {
+	return tm.queues[tm.index(egress, class)].bytes
+}
+
+// QueueCells returns the cells held by (egress, class).
+func (tm *TrafficManager) QueueCells(egress, class int) uint64 {
+	return tm.queues[tm.index(egress, class)].cells
+}
+
+// PortBytes returns the bytes queued for egress over all classes.
+func (tm *TrafficManager) PortBytes(egress int) uint64 {
+	tm.index(egress, 0)
+	return tm.ports[egress]
+}
+
+// UsedCells returns the buffer cells held, shared pool and headroom.
+func (tm *TrafficManager) UsedCells() uint64 { return tm.buf.UsedCells() }
+
+// FreeCells returns the buffer cells not held (shared and headroom; the
+// shared pool alone is Buffer().SharedFree()).
+func (tm *TrafficManager) FreeCells() uint64 { return tm.buf.TotalCells() - tm.buf.UsedCells() }
+
+// IngressBytes returns the bytes held that arrived on (ingress, class).
+func (tm *TrafficManager) IngressBytes(ingress, class int) uint64 {
+	return tm.ingress[tm.index(ingress, class)].bytes
+}
+
+// IngressHeadroomCells returns the headroom cells (ingress, class) holds.
+func (tm *TrafficManager) IngressHeadroomCells(ingress, class int) uint64 {
+	return tm.ingress[tm.index(ingress, class)].hdrm
+}
+
+// Paused reports whether (ingress, class) is in XOFF (FACTS 2.7).
+func (tm *TrafficManager) Paused(ingress, class int) bool {
+	return tm.ingress[tm.index(ingress, class)].paused
+}
+
+// Stats returns the event counts so far.
+func (tm *TrafficManager) Stats() TMStats {
+	s := tm.stats
+	s.MaxUsedCells = tm.buf.MaxUsedCells()
+	return s
+}
+
+// Observe registers the traffic manager's statistics in r under prefix:
+// counters prefix/drops/<reason> for the three TM drop reasons,
+// prefix/ecn_marked, prefix/trimmed, prefix/pfc_xoff, prefix/pfc_xon, and
+// the gauge prefix/used_cells whose maximum is the most cells held.
+func (tm *TrafficManager) Observe(r *rtlmodel.Registry, prefix string) {
+	m := &tmMetrics{
+		marked:  r.Counter(prefix+"/ecn_marked", "packets", "packets marked ECN CE by WRED (FACTS 2.1)"),
+		trimmed: r.Counter(prefix+"/trimmed", "packets", "packets trimmed to their header (FACTS 2.5)"),
+		xoff:    r.Counter(prefix+"/pfc_xoff", "events", "PFC XOFF raised for an (ingress port, class) (FACTS 2.7)"),
+		xon:     r.Counter(prefix+"/pfc_xon", "events", "PFC XON due for an (ingress port, class) (FACTS 2.7)"),
+		used:    r.Gauge(prefix+"/used_cells", "cells", "buffer cells held; its maximum is the peak (FACTS 4)"),
+	}
+	for _, d := range []DropReason{DropBufferFull, DropQueueLimit, DropHeadroomOverflow} {
+		m.drops[d] = r.Counter(prefix+"/drops/"+d.String(), "packets", "packets dropped by the traffic manager: "+d.String())
+		m.drops[d].Add(tm.stats.Drops[d])
+	}
+	m.marked.Add(tm.stats.Marked)
+	m.trimmed.Add(tm.stats.Trimmed)
+	m.xoff.Add(tm.stats.Xoff)
+	m.xon.Add(tm.stats.Xon)
+	m.used.Set(int64(tm.buf.MaxUsedCells()))
+	m.used.Set(int64(tm.buf.UsedCells()))
+	tm.metrics = m
+}

@@ -1,0 +1,130 @@
+package switchasic
+
+import "fmt"
+
+// MaxClasses is the number of traffic classes per port the traffic
+// manager supports: the eight 802.1p priorities that PFC pauses one by one
+// (FACTS 2.7 [R52]).
+const MaxClasses = 8
+
+// TMConfig configures the traffic manager: the shared buffer in cells with
+// a dynamic per-queue threshold, WRED/ECN marking per class, PFC per class
+// and trimming. Every field has a unit and a default (DefaultTMConfig).
+type TMConfig struct {
+	// Ports is the number of ports, ingress and egress alike.
+	Ports int
+	// Classes is the number of traffic classes per port, 1 to 8; default 8.
+	Classes int
+	// BufferBytes is the buffer in bytes; whole cells of it are used.
+	// Default TH5BufferBytes = 2 × 341,080 × 254 B (FACTS 4 [R71]).
+	BufferBytes uint64
+	// CellBytes is the buffer cell in bytes; default 254 (FACTS 4 [R71]).
+	CellBytes int
+	// AlphaShift sets the dynamic threshold: a lossy queue may hold up to
+	// alpha × (free shared cells) with alpha = 2^-AlphaShift, a 4-bit
+	// two's-complement shift (MinAlphaShift to MaxAlphaShift: alpha 256 to
+	// 1/128). Default 0, alpha = 1, so a lone queue takes half the shared
+	// pool (E).
+	AlphaShift int
+	// WRED is the ECN marking curve of each class (FACTS 2.1). Entries at
+	// or beyond Classes are ignored.
+	WRED [MaxClasses]WREDConfig
+	// PFC is priority flow control and its headroom (FACTS 2.7).
+	PFC PFCConfig
+	// Trim is packet trimming (FACTS 2.5).
+	Trim TrimConfig
+}
+
+// DefaultWREDConfig returns the default marking curve: enabled, Kmin
+// 1.6 MB, Kmax 6.4 MB, Pmax 0.2, the HPCC artifact's ECN map at 400G
+// (FACTS 2.1 [R13]; KB = 1000 B).
+func DefaultWREDConfig() WREDConfig {
+	return WREDConfig{Enabled: true, KminBytes: 1600000, KmaxBytes: 6400000, PmaxQ: 13107}
+}
+
+// DefaultTMConfig returns the traffic manager of a Tomahawk-5-sized switch
+// with ports ports: 8 classes, the FACTS 4 [R71] buffer of 682,160 cells of
+// 254 B, alpha 1, the DefaultWREDConfig curve on every class, PFC defaults
+// with no lossless class (DefaultPFCConfig) and trimming off
+// (DefaultTrimConfig).
+func DefaultTMConfig(ports int) TMConfig {
+	c := TMConfig{
+		Ports:       ports,
+		Classes:     MaxClasses,
+		BufferBytes: TH5BufferBytes,
+		CellBytes:   TH5CellBytes,
+		PFC:         DefaultPFCConfig(),
+		Trim:        DefaultTrimConfig(),
+	}
+	for i := range c.WRED {
+		c.WRED[i] = DefaultWREDConfig()
+	}
+	return c
+}
+
+// tmLimits is what a TMConfig resolves to after validation.
+type tmLimits struct {
+	lossless      [MaxClasses]bool
+	xoff, xon     uint64 // bytes per (ingress port, class)
+	headroomBytes uint64 // per (ingress port, lossless class)
+	headroomCells uint64 // the same in cells
+	reserveCells  uint64 // headroom over every port and lossless class
+}
+
+// resolve validates c and computes its derived limits; the error names
+// the field at fault.
+func (c TMConfig) resolve() (tmLimits, error) {
+	var l tmLimits
+	switch {
+	case c.Ports <= 0:
+		return l, fmt.Errorf("Ports %d; it must be positive", c.Ports)
+	case c.Classes <= 0 || c.Classes > MaxClasses:
+		return l, fmt.Errorf("Classes %d; it must be 1 to %d", c.Classes, MaxClasses)
+	case c.CellBytes <= 0:
+		return l, fmt.Errorf("CellBytes %d; it must be positive", c.CellBytes)
+	case c.BufferBytes < uint64(c.CellBytes):
+		return l, fmt.Errorf("BufferBytes %d holds no cell of %d B", c.BufferBytes, c.CellBytes)
+	case c.AlphaShift < MinAlphaShift || c.AlphaShift > MaxAlphaShift:
+		return l, fmt.Errorf("AlphaShift %d; it must be %d to %d", c.AlphaShift, MinAlphaShift, MaxAlphaShift)
+	}
+	for i := 0; i < c.Classes; i++ {
+		if err := c.WRED[i].Validate(); err != nil {
+			return l, fmt.Errorf("WRED[%d]: %w", i, err)
+		}
+	}
+	nLossless := uint64(0)
+	for i, on := range c.PFC.Enabled {
+		if !on {
+			continue
+		}
+		if i >= c.Classes {
+			return l, fmt.Errorf("PFC.Enabled[%d]: class %d is beyond Classes (%d)", i, i, c.Classes)
+		}
+		l.lossless[i] = true
+		nLossless++
+	}
+	if nLossless > 0 {
+		var err error
+		l.xoff, l.xon, l.headroomBytes, err = c.PFC.Thresholds()
+		if err != nil {
+			return l, err
+		}
+		cell := uint64(c.CellBytes)
+		l.headroomCells = (l.headroomBytes + cell - 1) / cell
+		l.reserveCells = l.headroomCells * nLossless * uint64(c.Ports)
+		if total := c.BufferBytes / cell; l.reserveCells >= total {
+			return l, fmt.Errorf("PFC.HeadroomBytes: %d B (%d cells) for each of %d ports × %d lossless classes needs %d cells, but the buffer has %d",
+				l.headroomBytes, l.headroomCells, c.Ports, nLossless, l.reserveCells, total)
+		}
+	}
+	if err := c.Trim.validate(c.Classes, l.lossless); err != nil {
+		return l, err
+	}
+	return l, nil
+}
+
+// Validate checks the configuration; the error names the field at fault.
+func (c TMConfig) Validate() error {
+	_, err := c.resolve()
+	return err
+}
