@@ -145,7 +145,9 @@ func (b *Balancer) Pick(group int, key *packet.FlowKey, now rtlmodel.Time) int {
 // UpdatePort feeds the DLB quality of port: the bytes it sent in the last
 // sample window and its queue depth now, quantised into a band as
 // PortQuality.Update documents (fixed point, FACTS 7 parameters E). The
-// datapath calls it once per port per DLBConfig.SampleWindow.
+// datapath calls it once per port per DLBConfig.SampleWindow. Bands compare
+// bytes, so the members of a DLB group should run at one speed; for a group
+// mixing speeds, feed counts scaled to a common speed.
 func (b *Balancer) UpdatePort(port int, txBytesInWindow uint64, queueBytes uint64) {
 	b.quality.Update(port, txBytesInWindow, queueBytes)
 }
