@@ -195,7 +195,8 @@ func PaperParams(lineRate uint64) DCQCNParams {
 // rpg_min_rate = 1 Mb/s, dce_tcp_rtt = 1 µs, rate_reduce_monitor_period =
 // 4 µs, rpg_time_reset = 300 µs, rpg_byte_reset = 32767, rpg_threshold =
 // 1, rpg_ai_rate = 5 Mb/s and rpg_hai_rate = 50 Mb/s (S [R11][R13]; not
-// scaled with the line rate, as the firmware value is absolute),
+// scaled with the line rate, as the firmware value is absolute), the α
+// decay product truncated (E),
 // clamp_tgt_rate = 0 (S [R11][R58]), no rate on first CNP (S [R10]), and
 // the timer-only stage of the artifact's firmware-like model (S [R14]).
 func FirmwareParams(lineRate uint64) DCQCNParams {

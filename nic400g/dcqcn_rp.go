@@ -101,7 +101,7 @@ func (r *ReactionPoint) NextEvent() rtlmodel.Time {
 func (r *ReactionPoint) Advance(now rtlmodel.Time) {
 	for {
 		t := r.NextEvent()
-		if t > now {
+		if t > now || t == rtlmodel.Forever {
 			return
 		}
 		switch t {
