@@ -127,9 +127,14 @@ type DCQCNParams struct {
 	// F is the number of fast-recovery steps: paper 5 (S [R65][R66][R67]);
 	// firmware rpg_threshold = 1 (S [R58]).
 	F uint32
-	// RAI is the additive-increase step R_AI. Unit kb/s.
+	// RAI is the additive-increase step R_AI: paper 40 Mb/s at 40 Gb/s
+	// (S secondary [R65][R67][R13b]); firmware rpg_ai_rate = 5 Mb/s (S
+	// [R11][R13]). Unit kb/s.
 	RAI Kbps
-	// RHAI is the hyper-increase step R_HAI. Unit kb/s.
+	// RHAI is the hyper-increase step R_HAI: not found in the paper
+	// material (U); the first author's sample config uses 200 Mb/s at 40
+	// Gb/s (S [R65]) and htsim link rate/10 (S [R66]); firmware
+	// rpg_hai_rate = 50 Mb/s (S [R11][R13]). Unit kb/s.
 	RHAI Kbps
 	// ClampTargetRate: when true every cut first sets target ← current;
 	// when false it does so only if an increase event happened since the
@@ -155,10 +160,12 @@ type DCQCNParams struct {
 // value" column) for a link of lineRate bits per second: g = 1/256 with α
 // in Q1.16, α period 55 µs, rate-decrease period 50 µs, T = 55 µs, B = 10
 // MB, F = 5, the two-counter variant of htsim [R66], target clamped on
-// every cut as htsim does [R66]. R_AI = 40 Mb/s and R_HAI = 200 Mb/s are
-// the values quoted for 40 Gb/s (S [R65][R67][R13b]); they are scaled in
-// proportion to lineRate/40 Gb/s as the artifact scales its steps with
-// bandwidth (E, after [R13]), so 400 Mb/s and 2 Gb/s at 400G. The paper
+// every cut as htsim does [R66]. R_AI = 40 Mb/s is the value quoted for
+// 40 Gb/s (S secondary [R65][R67][R13b]) and R_HAI = 200 Mb/s that of the
+// first author's 40 Gb/s sample config (S [R65]; the paper's own value is
+// U); both are scaled in proportion to lineRate/40 Gb/s as the artifact
+// scales its steps with bandwidth (E, after [R13]), so 400 Mb/s and
+// 2 Gb/s at 400G. The paper
 // gives no minimum rate; the firmware's 1 Mb/s is used (E).
 func PaperParams(lineRate uint64) DCQCNParams {
 	line := KbpsFromBitsPerSecond(lineRate)

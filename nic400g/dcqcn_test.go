@@ -33,15 +33,15 @@ func TestDCQCNParamsValid(t *testing.T) {
 	assert.Error(t, bad.Validate())
 }
 
-// floatRP is an independent float64 reading of the FACTS 2.1 rules,
-// driven by a hand-written event schedule.
+// floatRP is an independent float64 reading of the FACTS 2.1 rules in
+// the two-counter variant, driven by a hand-written event schedule.
 type floatRP struct {
-	alpha, cur, tgt      float64 // α as a fraction, rates in kb/s
-	t, bc                int
-	cnpAlpha, cnpDecr    bool
-	g, rai, rhai, line   float64
-	f                    int
-	clampAlways, twoCntr bool
+	alpha, cur, tgt    float64 // α as a fraction, rates in kb/s
+	t, bc              int
+	cnpAlpha, cnpDecr  bool
+	g, rai, rhai, line float64
+	f                  int
+	clampAlways        bool
 }
 
 func (r *floatRP) event(kind byte) {
@@ -130,7 +130,7 @@ func TestDCQCNKnownAnswerPaper(t *testing.T) {
 
 	line := float64(p.LineRate)
 	ref := &floatRP{alpha: -1, cur: line, tgt: line, g: 1.0 / 256, rai: float64(p.RAI), rhai: float64(p.RHAI),
-		line: line, f: int(p.F), clampAlways: true, twoCntr: true}
+		line: line, f: int(p.F), clampAlways: true}
 	one := float64(uint64(1) << p.AlphaBits)
 	for _, e := range evs {
 		switch e.kind {
