@@ -57,6 +57,10 @@ type PFCConfig struct {
 	Formula HeadroomFormula
 	// SpeedGbps is the port speed the headroom is computed for. Default 400.
 	SpeedGbps int
+	// PortSpeedsGbps, when not empty, gives each port's speed for the
+	// headroom computation (one entry per port, for port-mode mixes); a
+	// fixed HeadroomBytes still applies to every port.
+	PortSpeedsGbps []int
 	// CableMetres is the cable length the headroom is computed for.
 	// Default 100 m, the Juniper default cable length for headroom
 	// (FACTS 2.7 [R53]).
@@ -104,19 +108,33 @@ func (p PFCConfig) Thresholds() (xoff, xon, headroom uint64, err error) {
 	if xon > xoff {
 		return 0, 0, 0, fmt.Errorf("PFC.XonBytes %d exceeds PFC.XoffBytes %d", xon, xoff)
 	}
-	headroom = p.HeadroomBytes
-	if headroom == 0 {
-		switch p.Formula {
-		case HeadroomMLX5:
-			headroom, err = HeadroomMLX5Bytes(p.SpeedGbps, p.CableMetres, p.MTUBytes)
-		case HeadroomCisco:
-			headroom, err = HeadroomBytes(p.SpeedGbps, p.CableMetres, p.MTUBytes)
-		default:
-			err = fmt.Errorf("unknown formula %d", uint8(p.Formula))
-		}
-		if err != nil {
-			return 0, 0, 0, fmt.Errorf("PFC.Formula %s: %w", p.Formula, err)
-		}
+	headroom, err = p.HeadroomAt(p.SpeedGbps)
+	if err != nil {
+		return 0, 0, 0, err
 	}
 	return xoff, xon, headroom, nil
+}
+
+// HeadroomAt returns the headroom per (port, lossless class) in bytes for
+// a port of speedGbps: HeadroomBytes when set, else Formula at that speed
+// with CableMetres and MTUBytes (FACTS 2.7 [R49][R51]). The error names
+// the field at fault.
+func (p PFCConfig) HeadroomAt(speedGbps int) (uint64, error) {
+	if p.HeadroomBytes != 0 {
+		return p.HeadroomBytes, nil
+	}
+	var h uint64
+	var err error
+	switch p.Formula {
+	case HeadroomMLX5:
+		h, err = HeadroomMLX5Bytes(speedGbps, p.CableMetres, p.MTUBytes)
+	case HeadroomCisco:
+		h, err = HeadroomBytes(speedGbps, p.CableMetres, p.MTUBytes)
+	default:
+		err = fmt.Errorf("unknown formula %d", uint8(p.Formula))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("PFC.Formula %s: %w", p.Formula, err)
+	}
+	return h, nil
 }

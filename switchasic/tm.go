@@ -101,10 +101,18 @@ func (tm *TrafficManager) Curve(c int) WREDCurve { return tm.curves[c] }
 // Lossless reports whether class c is PFC-enabled.
 func (tm *TrafficManager) Lossless(c int) bool { return c < MaxClasses && tm.lim.lossless[c] }
 
-// PFCThresholds returns the resolved XOFF, XON and per-(port, class)
-// headroom in bytes (zeros when no class is lossless), FACTS 2.7.
+// PFCThresholds returns the resolved XOFF and XON thresholds and the
+// headroom of port 0 per lossless class, in bytes (zeros when no class is
+// lossless), FACTS 2.7.
 func (tm *TrafficManager) PFCThresholds() (xoff, xon, headroom uint64) {
-	return tm.lim.xoff, tm.lim.xon, tm.lim.headroomBytes
+	return tm.lim.xoff, tm.lim.xon, tm.lim.headroomBytes[0]
+}
+
+// PortHeadroomBytes returns the headroom of ingress port per lossless
+// class in bytes, and the same in cells as reserved (FACTS 2.7).
+func (tm *TrafficManager) PortHeadroomBytes(port int) (bytes, cells uint64) {
+	tm.index(port, 0)
+	return tm.lim.headroomBytes[port], tm.lim.headroomCells[port]
 }
 
 func (tm *TrafficManager) index(port, class int) int {
@@ -130,7 +138,7 @@ func (tm *TrafficManager) Admit(ingress, egress, class int, bytes int, ecnCapabl
 		switch {
 		case !hdrm:
 			tm.buf.TakeShared(n)
-		case ig.hdrm+n <= tm.lim.headroomCells:
+		case ig.hdrm+n <= tm.lim.headroomCells[ingress]:
 			tm.buf.TakeHeadroom(n)
 			ig.hdrm += n
 		default:
@@ -304,7 +312,8 @@ func (tm *TrafficManager) Stats() TMStats {
 // Observe registers the traffic manager's statistics in r under prefix:
 // counters prefix/drops/<reason> for the three TM drop reasons,
 // prefix/ecn_marked, prefix/trimmed, prefix/pfc_xoff, prefix/pfc_xon, and
-// the gauge prefix/used_cells whose maximum is the most cells held.
+// the gauge prefix/used_cells whose maximum is the most cells held. Counts
+// made before the call are carried in; call it once per registry.
 func (tm *TrafficManager) Observe(r *rtlmodel.Registry, prefix string) {
 	m := &tmMetrics{
 		marked:  r.Counter(prefix+"/ecn_marked", "packets", "packets marked ECN CE by WRED (FACTS 2.1)"),

@@ -65,10 +65,10 @@ func DefaultTMConfig(ports int) TMConfig {
 // tmLimits is what a TMConfig resolves to after validation.
 type tmLimits struct {
 	lossless      [MaxClasses]bool
-	xoff, xon     uint64 // bytes per (ingress port, class)
-	headroomBytes uint64 // per (ingress port, lossless class)
-	headroomCells uint64 // the same in cells
-	reserveCells  uint64 // headroom over every port and lossless class
+	xoff, xon     uint64   // bytes per (ingress port, class)
+	headroomBytes []uint64 // per (ingress port, lossless class), by port
+	headroomCells []uint64 // the same in cells
+	reserveCells  uint64   // headroom over every port and lossless class
 }
 
 // resolve validates c and computes its derived limits; the error names
@@ -103,18 +103,32 @@ func (c TMConfig) resolve() (tmLimits, error) {
 		l.lossless[i] = true
 		nLossless++
 	}
+	l.headroomBytes = make([]uint64, c.Ports)
+	l.headroomCells = make([]uint64, c.Ports)
 	if nLossless > 0 {
 		var err error
-		l.xoff, l.xon, l.headroomBytes, err = c.PFC.Thresholds()
+		var hr uint64
+		l.xoff, l.xon, hr, err = c.PFC.Thresholds()
 		if err != nil {
 			return l, err
 		}
+		if n := len(c.PFC.PortSpeedsGbps); n != 0 && n != c.Ports {
+			return l, fmt.Errorf("PFC.PortSpeedsGbps has %d entries for %d ports", n, c.Ports)
+		}
 		cell := uint64(c.CellBytes)
-		l.headroomCells = (l.headroomBytes + cell - 1) / cell
-		l.reserveCells = l.headroomCells * nLossless * uint64(c.Ports)
+		for p := range l.headroomBytes {
+			if len(c.PFC.PortSpeedsGbps) != 0 {
+				if hr, err = c.PFC.HeadroomAt(c.PFC.PortSpeedsGbps[p]); err != nil {
+					return l, fmt.Errorf("%w (PFC.PortSpeedsGbps[%d])", err, p)
+				}
+			}
+			l.headroomBytes[p] = hr
+			l.headroomCells[p] = (hr + cell - 1) / cell
+			l.reserveCells += l.headroomCells[p] * nLossless
+		}
 		if total := c.BufferBytes / cell; l.reserveCells >= total {
-			return l, fmt.Errorf("PFC.HeadroomBytes: %d B (%d cells) for each of %d ports × %d lossless classes needs %d cells, but the buffer has %d",
-				l.headroomBytes, l.headroomCells, c.Ports, nLossless, l.reserveCells, total)
+			return l, fmt.Errorf("PFC.HeadroomBytes: headroom of %d cells (%d B on port 0) for each of %d ports × %d lossless classes needs %d cells in all, but the buffer has %d",
+				l.headroomCells[0], l.headroomBytes[0], c.Ports, nLossless, l.reserveCells, total)
 		}
 	}
 	if err := c.Trim.validate(c.Classes, l.lossless); err != nil {
@@ -125,6 +139,8 @@ func (c TMConfig) resolve() (tmLimits, error) {
 
 // Validate checks the configuration; the error names the field at fault.
 func (c TMConfig) Validate() error {
-	_, err := c.resolve()
-	return err
+	if _, err := c.resolve(); err != nil {
+		return fmt.Errorf("TMConfig.%w", err)
+	}
+	return nil
 }

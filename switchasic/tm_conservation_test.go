@@ -40,8 +40,8 @@ func checkTMInvariants(t *testing.T, tm *TrafficManager, held []heldPacket) {
 			port += qb[p*C+c]
 			sumCells += qc[p*C+c]
 			h := tm.IngressHeadroomCells(p, c)
-			_, _, hr := tm.PFCThresholds()
-			if h > (hr+TH5CellBytes-1)/TH5CellBytes || (h > 0 && !tm.Lossless(c)) {
+			_, hc := tm.PortHeadroomBytes(p)
+			if h > hc || (h > 0 && !tm.Lossless(c)) {
 				require.Failf(t, "headroom", "(%d,%d) holds %d headroom cells", p, c, h)
 			}
 			sumHdrm += h

@@ -133,3 +133,35 @@ func TestPFCLosslessNotDroppedWhenSharedFull(t *testing.T) {
 	require.True(t, tm.Release(2, 1, 3, 1000))
 	require.Zero(t, tm.Buffer().HeadroomUsed())
 }
+
+// Port-mode mixes: each port's headroom follows its own speed.
+func TestPFCHeadroomPerPortSpeed(t *testing.T) {
+	cfg := DefaultTMConfig(4)
+	cfg.PFC.Enabled[3], cfg.PFC.Enabled[4] = true, true
+	cfg.PFC.PortSpeedsGbps = []int{800, 400, 100, 400}
+	tm, err := NewTrafficManager(cfg, 1)
+	require.NoError(t, err)
+	var reserve uint64
+	for p, speed := range cfg.PFC.PortSpeedsGbps {
+		want, err := HeadroomMLX5Bytes(speed, 100, 4200)
+		require.NoError(t, err)
+		b, c := tm.PortHeadroomBytes(p)
+		require.Equal(t, want, b, "port %d", p)
+		require.Equal(t, (want+253)/254, c)
+		reserve += 2 * c
+	}
+	require.Equal(t, reserve, tm.Buffer().HeadroomCells())
+	b800, _ := tm.PortHeadroomBytes(0)
+	require.Equal(t, uint64((301+216)*800+11424), b800)
+
+	cfg.PFC.PortSpeedsGbps = []int{400}
+	require.ErrorContains(t, cfg.Validate(), "TMConfig.PFC.PortSpeedsGbps has 1 entries for 4 ports")
+	cfg.PFC.PortSpeedsGbps = []int{400, 400, 0, 400}
+	require.ErrorContains(t, cfg.Validate(), "PFC.PortSpeedsGbps[2]")
+	cfg.PFC.PortSpeedsGbps = []int{800, 400, 100, 400}
+	cfg.PFC.HeadroomBytes = 100000
+	tm, err = NewTrafficManager(cfg, 1)
+	require.NoError(t, err)
+	b, _ := tm.PortHeadroomBytes(0)
+	require.Equal(t, uint64(100000), b, "a fixed headroom applies to every port")
+}
