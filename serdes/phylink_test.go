@@ -279,3 +279,19 @@ func TestFrameLossMatchesCodewordLoss(t *testing.T) {
 	t.Logf("BER %.1e: codeword loss p=%.3e; %d of %d codewords lost; %d of %d frames lost (expected %.0f)",
 		cfg.PreFECBER, p, s.Lost(), s.Codewords(), bad, n, expect)
 }
+
+func TestSerializerCeilTimeMatchesRationals(t *testing.T) {
+	for _, g := range []LaneGroup{1, 2, 4, 8} {
+		s := NewSerializer(g.MACRate())
+		for _, n := range []uint64{1, 8, 64 * 8, 4178 * 8, 9216 * 8, 123457} {
+			require.Equal(t, ceilPS(g.MACRate().SerialTime(n)), s.ceilTime(n), "%v %d bits", g, n)
+		}
+	}
+}
+
+func TestTransmitAllocatesNothing(t *testing.T) {
+	w, err := NewWire(default400G())
+	require.NoError(t, err)
+	allocs := testing.AllocsPerRun(1000, func() { w.TransmitAfter(0, 4158, 1_000_000, false) })
+	require.Zero(t, allocs)
+}

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
 // Rate is an exact bit rate in bits per second.
@@ -117,4 +119,18 @@ func (s *Serializer) Advance(nbits uint64) uint64 {
 	s.rem = rem
 	s.bits += nbits
 	return ps
+}
+
+// ceilTime returns the time to serialise nbits from a bit boundary, rounded
+// up to whole picoseconds, without touching the carried remainder.
+func (s *Serializer) ceilTime(nbits uint64) rtlmodel.Time {
+	hi, lo := bits.Mul64(nbits, s.k)
+	var c uint64
+	lo, c = bits.Add64(lo, s.num-1, 0)
+	hi += c
+	if hi >= s.num {
+		panic("serdes: serialisation time overflows uint64 picoseconds")
+	}
+	q, _ := bits.Div64(hi, lo, s.num)
+	return rtlmodel.Time(q)
 }

@@ -159,7 +159,7 @@ func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel
 	if tail > 0 {
 		if whole {
 			start = max(start, tail)
-		} else if ser := ceilPS(w.lanes.MACRate().SerialTime(uint64(PreambleSFDBytes+frameBytes) * 8)); tail > ser {
+		} else if ser := w.ser.ceilTime(uint64(PreambleSFDBytes+frameBytes) * 8); tail > ser {
 			start = max(start, tail-ser)
 		}
 	}
