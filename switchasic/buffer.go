@@ -17,9 +17,12 @@ const (
 )
 
 // Dynamic-threshold alpha range: alpha = 2^-AlphaShift with AlphaShift a
-// 4-bit two's-complement field, so alpha runs from 2^8 down to 2^-7.
+// 4-bit two's-complement field, so alpha runs from 2^8 down to 2^-7 (a
+// model choice, E; FACTS has no switch's alpha encoding).
 const (
+	// MinAlphaShift is the smallest shift: alpha = 2^8 = 256.
 	MinAlphaShift = -8
+	// MaxAlphaShift is the largest shift: alpha = 2^-7 = 1/128.
 	MaxAlphaShift = 7
 )
 
