@@ -220,6 +220,9 @@ func (tm *TrafficManager) charge(qi, ii, egress, bytes int, n uint64) {
 	ig.bytes += uint64(bytes)
 	ig.cells += n
 	tm.ports[egress] += uint64(bytes)
+	if tm.metrics != nil && tm.metrics.queues != nil {
+		tm.metrics.queues[qi].Set(int64(q.bytes))
+	}
 }
 
 func (tm *TrafficManager) noteUsed() {
@@ -247,6 +250,9 @@ func (tm *TrafficManager) Release(ingress, egress, class int, bytes int) (pfcXon
 	ig.bytes -= b
 	ig.cells -= n
 	tm.ports[egress] -= b
+	if tm.metrics != nil && tm.metrics.queues != nil {
+		tm.metrics.queues[qi].Set(int64(q.bytes))
+	}
 	h := min(n, ig.hdrm)
 	ig.hdrm -= h
 	tm.buf.PutHeadroom(h)
@@ -332,5 +338,24 @@ func (tm *TrafficManager) Observe(r *rtlmodel.Registry, prefix string) {
 	m.xon.Add(tm.stats.Xon)
 	m.used.Set(int64(tm.buf.MaxUsedCells()))
 	m.used.Set(int64(tm.buf.UsedCells()))
+	if tm.metrics != nil {
+		m.queues = tm.metrics.queues
+	}
 	tm.metrics = m
+}
+
+// ObserveQueues registers a gauge per egress queue in r, named
+// prefix/q<egress>/c<class>/bytes: the bytes queued, whose maximum is the
+// queue's peak. It implies Observe(r, prefix) when that was not called.
+func (tm *TrafficManager) ObserveQueues(r *rtlmodel.Registry, prefix string) {
+	if tm.metrics == nil {
+		tm.Observe(r, prefix)
+	}
+	qs := make([]*rtlmodel.Gauge, len(tm.queues))
+	for i := range qs {
+		e, c := i/tm.cfg.Classes, i%tm.cfg.Classes
+		qs[i] = r.Gauge(fmt.Sprintf("%s/q%d/c%d/bytes", prefix, e, c), "bytes", "bytes queued in (egress port, class)")
+		qs[i].Set(int64(tm.queues[i].bytes))
+	}
+	tm.metrics.queues = qs
 }

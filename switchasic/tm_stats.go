@@ -35,4 +35,5 @@ type tmMetrics struct {
 	drops                      [NumDropReasons]*rtlmodel.Counter
 	marked, trimmed, xoff, xon *rtlmodel.Counter
 	used                       *rtlmodel.Gauge
+	queues                     []*rtlmodel.Gauge // egress*Classes + class; nil unless ObserveQueues
 }

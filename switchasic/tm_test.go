@@ -232,3 +232,21 @@ func TestObserve(t *testing.T) {
 	require.Equal(t, int64(tm.Stats().MaxUsedCells), g.(*rtlmodel.Gauge).Max())
 	require.Equal(t, int64(tm.UsedCells()), g.(*rtlmodel.Gauge).Value())
 }
+
+func TestObserveQueues(t *testing.T) {
+	tm := smallTM(t, 2, 1000, nil)
+	tm.Admit(0, 1, 2, 1000, false)
+	r := rtlmodel.NewRegistry()
+	tm.ObserveQueues(r, "tm")
+	tm.Admit(0, 1, 2, 500, false)
+	tm.Release(0, 1, 2, 1000)
+	m, ok := r.Lookup("tm/q1/c2/bytes")
+	require.True(t, ok)
+	g := m.(*rtlmodel.Gauge)
+	require.Equal(t, int64(500), g.Value())
+	require.Equal(t, int64(1500), g.Max())
+	_, ok = r.Lookup("tm/pfc_xoff")
+	require.True(t, ok, "ObserveQueues registers the TM counters too")
+	_, ok = r.Lookup("tm/q0/c7/bytes")
+	require.True(t, ok)
+}
