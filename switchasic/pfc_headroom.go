@@ -116,7 +116,7 @@ func HeadroomBytes(speedGbps, cableMetres, mtu int) (uint64, error) {
 // 134,224 B at 3 m (the real-valued formula gives 134,416) and 218,224 B
 // at 100 m: the 134 KB and 218 KB of FACTS 2.7 (E). The driver computes
 // in 32 bits; this uses 64, so they agree wherever the driver does not
-// overflow (cables under about 10 km at 800G).
+// overflow (cables under about 2.3 km at 800G, 4.8 km at 400G).
 func HeadroomMLX5Bytes(speedGbps, cableMetres, mtu int) (uint64, error) {
 	if err := checkHeadroomArgs(speedGbps, cableMetres, mtu); err != nil {
 		return 0, err

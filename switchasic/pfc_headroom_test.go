@@ -134,3 +134,19 @@ func TestPFCThresholds(t *testing.T) {
 		})
 	}
 }
+
+// The driver computes in 32 bits; the 64-bit model agrees up to the cable
+// lengths its doc states.
+func TestHeadroomMLX5MatchesDriver32Bit(t *testing.T) {
+	driver := func(speedGbps, metres, mtu uint32) uint32 {
+		speed := max(speedGbps, 40) * 1000
+		return (301+216*metres/100)*speed/1000 + 272*mtu/100
+	}
+	for _, tc := range []struct{ speed, metres int }{{800, 2300}, {400, 4800}, {100, 1000}, {400, 3}} {
+		got, err := HeadroomMLX5Bytes(tc.speed, tc.metres, 9216)
+		require.NoError(t, err)
+		require.Equal(t, uint64(driver(uint32(tc.speed), uint32(tc.metres), 9216)), got)
+	}
+	got, _ := HeadroomMLX5Bytes(800, 2400, 9216)
+	require.NotEqual(t, uint64(driver(800, 2400, 9216)), got, "beyond it the driver's 32 bits wrap")
+}
