@@ -33,8 +33,10 @@ type DLBConfig struct {
 	// default 128 = 0.5 (E).
 	QueueWeight uint16
 	// BandShift sets the width of one quality band to 2^BandShift bytes of
-	// metric (0 to 40); default 12, 4 KiB (E): a 400G port fully loaded
-	// over a 1 us window sends 50,000 B, metric 25,000 B, band 6.
+	// metric (0 to 40); default 16, 64 KiB (E): a 400G port fully loaded
+	// over a 1 us window sends 50,000 B, metric 25,000 B, band 0, and bands
+	// climb with the queue (a 1 MB queue is band 7), so a busy healthy port
+	// stays apart from a congested one instead of both saturating.
 	BandShift uint8
 	// Bands is the number of quality bands, 1 to 256; band 0 is the least
 	// loaded and best. Default 8 (E).
@@ -51,7 +53,7 @@ func DefaultDLBConfig() DLBConfig {
 		LoadShift:      2,
 		LoadWeight:     128,
 		QueueWeight:    128,
-		BandShift:      12,
+		BandShift:      16,
 		Bands:          8,
 	}
 }

@@ -67,7 +67,7 @@ func TestPortQualityFixedPoint(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pq := NewPortQuality(DefaultDLBConfig())
+			pq := NewPortQuality(dlb4KiBBands())
 			for i, s := range tc.steps {
 				pq.Update(3, s.tx, s.queue)
 				assert.Equal(t, s.load, pq.LoadEWMA(3), "step %d load", i)
@@ -80,13 +80,21 @@ func TestPortQualityFixedPoint(t *testing.T) {
 	}
 	// Under constant full load the EWMA settles within 2^shift units of
 	// 2^-8 B below the sample, in band 6.
-	pq := NewPortQuality(DefaultDLBConfig())
+	pq := NewPortQuality(dlb4KiBBands())
 	for range 100 {
 		pq.Update(0, 50000, 0)
 	}
 	assert.InDelta(t, float64(50000<<8), float64(pq.LoadEWMA(0)), 4)
 	assert.Equal(t, 6, pq.Band(0))
 	assert.Panics(t, func() { pq.Update(-1, 0, 0) })
+}
+
+// dlb4KiBBands is the default DLB configuration with 4 KiB quality bands,
+// the scale the known answers above are worked in.
+func dlb4KiBBands() DLBConfig {
+	c := DefaultDLBConfig()
+	c.BandShift = 12
+	return c
 }
 
 // dlbBalancer returns a DLB balancer over one group of ports 0..n-1.
@@ -99,7 +107,7 @@ func dlbBalancer(t testing.TB, n int, cfg DLBConfig) (*Balancer, int) {
 }
 
 func TestDLBNewFlowletsAvoidCongestedMember(t *testing.T) {
-	b, g := dlbBalancer(t, 8, DefaultDLBConfig())
+	b, g := dlbBalancer(t, 8, dlb4KiBBands())
 	const congested = 3
 	for p := range 8 {
 		b.UpdatePort(p, 0, 0)

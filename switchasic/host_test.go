@@ -1,0 +1,211 @@
+package switchasic
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
+	"github.com/stretchr/testify/require"
+)
+
+// host is a test endpoint on one switch port: it sends frames of a fixed
+// size back to back (or paced) to destinations chosen by a pattern,
+// obeys PFC frames from the switch, and records what it receives.
+type host struct {
+	h                *rtlmodel.Handle
+	id               int
+	pool             *Pool
+	out              *rtlmodel.Link[*Packet]
+	in               *rtlmodel.Link[serdes.RxFrame[*Packet]]
+	payload          int // payload bytes per frame (RDMA WRITE MIDDLE)
+	bytes            int // frame bytes, set from the first header built
+	class            uint8
+	ect              bool
+	entropyPerPacket bool
+	entropy          uint16 // the flow's UDP source port entropy when not per packet
+
+	total, sent int
+	dst         func(h *host, seq int) uint32
+	startCycle  uint64
+	rng         *rtlmodel.RNG
+	tmpl        map[uint32][]byte
+	scratch     []byte
+	paused      [8]rtlmodel.Time
+
+	received, trimmed, marked, pfcIn int
+	recvBytes                        uint64
+	firstBitOut                      []rtlmodel.Time // port-to-port latency per frame
+	firstIn                          []rtlmodel.Time // first bit in at the switch
+	latency                          *rtlmodel.Histogram
+	trimmedClass                     map[uint8]int
+	lastRx                           rtlmodel.Time
+	keep                             bool
+	kept                             []*Packet
+	lite                             bool // count only (benchmarks)
+	withINT                          bool // send packets that collect HPCC INT
+	intHops                          []packet.INTHop
+}
+
+// ipOf is the test address plan: endpoint n is 10.n/24 bits.
+func ipOf(n uint32) [4]byte { return [4]byte{10, byte(n >> 16), byte(n >> 8), byte(n)} }
+
+// header returns the RoCEv2 RDMA WRITE MIDDLE header template for dst.
+func (hs *host) header(dst uint32, entropy uint16) []byte {
+	if t, ok := hs.tmpl[dst]; ok && !hs.entropyPerPacket {
+		return t
+	}
+	var f packet.RoCEv2
+	f.Eth.EtherType = packet.EtherTypeIPv4
+	tos := hs.class << 5
+	if hs.ect {
+		tos |= 0x02
+	}
+	f.IP4 = packet.IPv4{IHL: 5, TTL: 64, TOS: tos, Src: ipOf(uint32(hs.id)), Dst: ipOf(dst)}
+	f.UDP.SrcPort = 0xC000 | entropy&0x3FFF
+	f.BTH.OpCode = 0x07 // RDMA WRITE MIDDLE
+	f.BTH.DestQP = dst + 1
+	n, err := f.Build(hs.scratch, hs.scratch[200:200+hs.payload])
+	if err != nil {
+		panic(fmt.Sprintf("host: building a frame with %d payload bytes: %v", hs.payload, err))
+	}
+	hs.bytes = n
+	hdr := append([]byte(nil), hs.scratch[:min(n, HeaderCap)]...)
+	if !hs.entropyPerPacket {
+		hs.tmpl[dst] = hdr
+	}
+	return hdr
+}
+
+func (hs *host) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
+	for {
+		f, ok := hs.in.Recv()
+		if !ok {
+			break
+		}
+		hs.receive(f, edge.Time)
+	}
+	if edge.Cycle < hs.startCycle {
+		return rtlmodel.Wake(hs.startCycle)
+	}
+	if hs.sent < hs.total && hs.out.CanSend() && !hs.isPaused(edge.Time) {
+		dst := hs.dst(hs, hs.sent)
+		p := hs.pool.Get()
+		entropy := hs.entropy
+		if hs.entropyPerPacket {
+			entropy = uint16(hs.rng.Intn(1 << 14))
+		}
+		p.HdrLen = uint16(copy(p.Hdr[:], hs.header(dst, entropy)))
+		p.FrameBytes = uint32(hs.bytes)
+		p.Src, p.Dst, p.Born = uint32(hs.id), dst, edge.Time
+		p.HasINT = hs.withINT
+		hs.out.Send(p)
+		hs.sent++
+	}
+	if hs.sent < hs.total {
+		if until := hs.pausedUntil(edge.Time); until > 0 {
+			d := hs.h.Domain()
+			return rtlmodel.Wake(d.CycleAt(d.FirstEdgeAtOrAfter(until)))
+		}
+		if hs.out.Credits() > 0 {
+			return edge.Next()
+		}
+	}
+	return rtlmodel.Never
+}
+
+func (hs *host) isPaused(now rtlmodel.Time) bool { return hs.paused[hs.class] > now }
+
+func (hs *host) pausedUntil(now rtlmodel.Time) rtlmodel.Time {
+	if hs.paused[hs.class] > now {
+		return hs.paused[hs.class]
+	}
+	return 0
+}
+
+func (hs *host) receive(f serdes.RxFrame[*Packet], now rtlmodel.Time) {
+	p := f.Frame
+	if f.Timing.BadFCS {
+		hs.pool.Put(p)
+		return
+	}
+	if p.Kind == KindPFC {
+		hs.pfcIn++
+		for c := 0; c < 8; c++ {
+			if p.PFCClasses&(1<<uint(c)) != 0 {
+				// 512 bit times at 400 Gb/s are 1.28 ns (FACTS 2.7)
+				hs.paused[c] = now + rtlmodel.Time(p.PFCQuanta[c])*1280
+			}
+		}
+		hs.pool.Put(p)
+		return
+	}
+	hs.received++
+	hs.recvBytes += uint64(p.FrameBytes)
+	hs.lastRx = now
+	if p.Trimmed {
+		hs.trimmed++
+		hs.trimmedClass[p.Class]++
+	}
+	if p.Marked {
+		hs.marked++
+	}
+	if p.HasINT && p.INT.NHop > 0 {
+		hs.intHops = append(hs.intHops, p.INT.Hops[p.INT.NHop-1])
+	}
+	if !hs.lite {
+		hs.firstBitOut = append(hs.firstBitOut, f.Timing.FirstBitOut-p.FirstBitIn)
+		hs.firstIn = append(hs.firstIn, p.FirstBitIn)
+	}
+	hs.latency.Record(uint64(f.Timing.FirstBitOut - p.FirstBitIn))
+	if hs.keep {
+		hs.kept = append(hs.kept, p)
+		return
+	}
+	hs.pool.Put(p)
+}
+
+// rig is a switch with one host per port.
+type rig struct {
+	e     *rtlmodel.Engine
+	sw    *Switch
+	hosts []*host
+	pool  *Pool
+}
+
+// newRig builds a switch from cfg with a host on each of the first nHosts
+// ports; host i is endpoint i, routed to port i.
+func newRig(t testing.TB, cfg Config, nHosts int, opts rtlmodel.Options) *rig {
+	e := rtlmodel.NewEngine(opts)
+	pool := &Pool{}
+	sw, err := New(e, "sw", cfg, pool)
+	require.NoError(t, err)
+	hostDom, err := e.AddDomain("host", 800, 0)
+	require.NoError(t, err)
+	r := &rig{e: e, sw: sw, pool: pool}
+	for i := 0; i < nHosts; i++ {
+		hs := &host{id: i, pool: pool, payload: 4096, class: 0, tmpl: map[uint32][]byte{},
+			scratch: make([]byte, 16384), latency: e.Stats().Histogram(fmt.Sprintf("host%d/latency", i), "ps", ""),
+			trimmedClass: map[uint8]int{}}
+		hs.h, err = e.Add(hostDom, fmt.Sprintf("host%d", i), hs)
+		require.NoError(t, err)
+		hs.rng = hs.h.RNG()
+		hs.entropy = uint16(i)
+		phy, err := serdes.NewPhyLink[*Packet](e, hostDom, fmt.Sprintf("host%d/phy", i), sw.NeighbourWire(i), frameBytes)
+		require.NoError(t, err)
+		hs.out, err = rtlmodel.NewLink[*Packet](fmt.Sprintf("host%d>phy", i), hs.h, phy.Handle(),
+			rtlmodel.LinkConfig{Latency: 1, Width: 1, Credits: 2, CreditLatency: 1})
+		require.NoError(t, err)
+		rx, err := sw.AttachRx(i, phy)
+		require.NoError(t, err)
+		phy.Connect(hs.out, rx)
+		hs.in, err = sw.AttachTx(i, hs.h)
+		require.NoError(t, err)
+		g, err := sw.Forwarding().AddGroup([]int{i})
+		require.NoError(t, err)
+		require.NoError(t, sw.Forwarding().SetRoute(uint32(i), g))
+		r.hosts = append(r.hosts, hs)
+	}
+	return r
+}

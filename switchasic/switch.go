@@ -1,0 +1,246 @@
+package switchasic
+
+import (
+	"fmt"
+
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/pipeline"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
+)
+
+// Switch is a built switch: its pipes, traffic manager and egress PHYs
+// registered with an engine. Neighbours attach to its ports with AttachRx
+// (their PHY delivers into the switch) and AttachTx (the switch's PHY
+// delivers to them).
+type Switch struct {
+	cfg   Config
+	path  string
+	e     *rtlmodel.Engine
+	dom   *rtlmodel.Domain
+	pool  *Pool
+	ports []Port
+	pipes []*ingressPipe
+	mmu   *mmu
+	tx    []*serdes.PhyLink[*Packet]
+	txIn  []*rtlmodel.Link[*Packet]
+	fwd   *ForwardingTable
+	lb    *Balancer
+	tm    *TrafficManager
+
+	dropsByReason map[DropReason]*rtlmodel.Counter
+}
+
+// New builds a switch under path in a new clock domain of the engine.
+func New(e *rtlmodel.Engine, path string, cfg Config, pool *Pool) (*Switch, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.LB == DLB && cfg.DLB.SampleWindow == 0 {
+		cfg.DLB = DefaultDLBConfig()
+	}
+	dom, err := e.AddDomain(path+"/core", cfg.Pipes.ClockPeriod, 0)
+	if err != nil {
+		return nil, err
+	}
+	sw := &Switch{cfg: cfg, path: path, e: e, dom: dom, pool: pool, ports: cfg.Plan.Ports(),
+		dropsByReason: map[DropReason]*rtlmodel.Counter{}}
+	n := len(sw.ports)
+	if sw.tm, err = NewTrafficManager(cfg.TM, cfg.Seed); err != nil {
+		return nil, err
+	}
+	sw.tm.Observe(e.Stats(), path+"/tm")
+	sw.fwd = NewForwardingTable(1 << 17)
+	ecmp := cfg.ECMP
+	if ecmp.Seed == 0 {
+		ecmp.Seed = uint32(cfg.Seed * 0x9E3779B97F4A7C15 >> 32)
+	}
+	hasher, err := packet.NewECMPHasher(ecmp)
+	if err != nil {
+		return nil, err
+	}
+	sw.lb = NewBalancer(cfg.LB, sw.fwd, hasher, cfg.Seed, cfg.DLB)
+	if err := sw.buildMMU(n); err != nil {
+		return nil, err
+	}
+	if err := sw.buildPipes(); err != nil {
+		return nil, err
+	}
+	return sw, sw.buildTx(n)
+}
+
+func (sw *Switch) buildMMU(n int) error {
+	st := sw.e.Stats()
+	p := sw.path + "/mmu"
+	m := &mmu{sw: sw, tm: sw.tm, trim: sw.tm.Config().Trim, q: make([][8]pktQueue, n), pausedUntil: make([][8]rtlmodel.Time, n),
+		pfcPending: make([]uint8, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64),
+		enq: st.Counter(p+"/enqueued", "packets", "packets admitted"), deq: st.Counter(p+"/dequeued", "packets", "packets sent to egress"),
+		trims: st.Counter(p+"/trimmed", "packets", "packets trimmed to their headers"), marks: st.Counter(p+"/ecn_marked", "packets", "packets marked CE"),
+		drops:   st.Counter(p+"/dropped", "packets", "packets dropped by admission"),
+		pfcSent: st.Counter(p+"/pfc_sent", "frames", "PFC frames sent"), pfcRecv: st.Counter(p+"/pfc_received", "frames", "PFC frames obeyed")}
+	m.shapers, m.shapedUntil = make([]*pipeline.Shaper, n), make([]rtlmodel.Time, n)
+	m.dlb, m.sampleTx = sw.cfg.LB == DLB, make([]uint64, n)
+	for i := 0; i < n; i++ {
+		s, err := pipeline.NewSPDWRR(sw.cfg.Classes[:])
+		if err != nil {
+			return err
+		}
+		m.sched = append(m.sched, s)
+		if sc, ok := sw.cfg.Shapers[i]; ok {
+			if m.shapers[i], err = pipeline.NewShaper(sc.Num, sc.Den, sc.DepthBytes); err != nil {
+				return fmt.Errorf("switch: shaper on port %d: %w", i, err)
+			}
+		}
+	}
+	var err error
+	if m.h, err = sw.e.Add(sw.dom, p, m); err != nil {
+		return err
+	}
+	sw.mmu = m
+	return nil
+}
+
+func (sw *Switch) buildPipes() error {
+	st := sw.e.Stats()
+	for i := 0; i < sw.cfg.Pipes.Pipes; i++ {
+		p := fmt.Sprintf("%s/pipe%d", sw.path, i)
+		ip := &ingressPipe{sw: sw, ppc: sw.cfg.Pipes.PacketsPerCycle,
+			rxFrames:  st.Counter(p+"/rx_frames", "frames", "frames received"),
+			badFCS:    st.Counter(p+"/drop_bad_fcs", "frames", "frames dropped for a bad FCS"),
+			malformed: st.Counter(p+"/drop_malformed", "frames", "frames the parser rejected"),
+			noRoute:   st.Counter(p+"/drop_no_route", "frames", "frames with no route"),
+			pfc:       st.Counter(p+"/rx_pfc", "frames", "PFC frames received")}
+		var err error
+		if ip.h, err = sw.e.Add(sw.dom, p, ip); err != nil {
+			return err
+		}
+		ip.out, err = rtlmodel.NewLink[*Packet](p+">mmu", ip.h, sw.mmu.h,
+			rtlmodel.LinkConfig{Latency: sw.cfg.IngressCycles, Width: sw.cfg.Pipes.PacketsPerCycle})
+		if err != nil {
+			return err
+		}
+		sw.mmu.in = append(sw.mmu.in, ip.out)
+		sw.pipes = append(sw.pipes, ip)
+	}
+	return nil
+}
+
+func (sw *Switch) buildTx(n int) error {
+	for i := 0; i < n; i++ {
+		p := fmt.Sprintf("%s/port%d/tx", sw.path, i)
+		phy, err := serdes.NewPhyLink[*Packet](sw.e, sw.dom, p, sw.wireConfig(i), frameBytes)
+		if err != nil {
+			return err
+		}
+		if sw.cfg.CutThroughBytes > 0 {
+			lanes := sw.ports[i].Lanes.Lanes()
+			phy.SetTail(func(pk *Packet) (rtlmodel.Time, bool) { return pk.tail, lanes > int(pk.inLanes) })
+		}
+		in, err := rtlmodel.NewLink[*Packet](fmt.Sprintf("%s/mmu>port%d", sw.path, i), sw.mmu.h, phy.Handle(),
+			rtlmodel.LinkConfig{Latency: sw.cfg.MMUCycles + sw.cfg.EgressCycles, Width: 1,
+				Credits: int(sw.cfg.MMUCycles+sw.cfg.EgressCycles) + 2, CreditLatency: 1})
+		if err != nil {
+			return err
+		}
+		phy.Connect(in, nil) // AttachTx adds the wire to the neighbour
+		sw.mmu.out = append(sw.mmu.out, in)
+		sw.tx = append(sw.tx, phy)
+		sw.txIn = append(sw.txIn, in)
+	}
+	return nil
+}
+
+func frameBytes(p *Packet) int { return int(p.FrameBytes) }
+
+// wireConfig is the PHY of port i, in either direction.
+func (sw *Switch) wireConfig(i int) serdes.WireConfig {
+	return serdes.WireConfig{Lanes: sw.ports[i].Lanes, Interleave: sw.cfg.Interleave,
+		CableMillimetres: sw.cfg.CableMillimetres, TxLatency: sw.cfg.PhyTx, RxPipeline: sw.cfg.PhyRx,
+		CutThroughBytes: sw.cfg.CutThroughBytes, Seed: sw.cfg.Seed ^ uint64(i)*0x9e3779b97f4a7c15}
+}
+
+// NeighbourWire is the PHY configuration a neighbour uses to send into
+// port i (same lanes, cable and FEC as the switch's side).
+func (sw *Switch) NeighbourWire(i int) serdes.WireConfig { return sw.wireConfig(i) }
+
+// AttachRx connects a neighbour's PHY, which delivers into port i.
+func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*Packet]) (*rtlmodel.Link[serdes.RxFrame[*Packet]], error) {
+	pipe := sw.pipes[sw.ports[i].Pipe]
+	l, err := rtlmodel.NewLink[serdes.RxFrame[*Packet]](fmt.Sprintf("%s/port%d/rx", sw.path, i), phy.Handle(), pipe.h,
+		rtlmodel.LinkConfig{Latency: 1, Width: 1})
+	if err != nil {
+		return nil, err
+	}
+	pipe.ports = append(pipe.ports, i)
+	pipe.in = append(pipe.in, l)
+	return l, nil
+}
+
+// AttachTx connects port i's egress PHY to the neighbour to that delivers
+// to; it returns the link the neighbour receives from.
+func (sw *Switch) AttachTx(i int, to *rtlmodel.Handle) (*rtlmodel.Link[serdes.RxFrame[*Packet]], error) {
+	l, err := rtlmodel.NewLink[serdes.RxFrame[*Packet]](fmt.Sprintf("%s/port%d/wire", sw.path, i), sw.tx[i].Handle(), to,
+		rtlmodel.LinkConfig{Latency: 1, Width: 1})
+	if err != nil {
+		return nil, err
+	}
+	sw.tx[i].Connect(sw.txIn[i], l)
+	return l, nil
+}
+
+// Ports returns the port list.
+func (sw *Switch) Ports() []Port { return sw.ports }
+
+// Domain returns the switch's clock domain.
+func (sw *Switch) Domain() *rtlmodel.Domain { return sw.dom }
+
+// Config returns the configuration.
+func (sw *Switch) Config() Config { return sw.cfg }
+
+// Forwarding returns the forwarding table to fill with routes.
+func (sw *Switch) Forwarding() *ForwardingTable { return sw.fwd }
+
+// Balancer returns the load balancer.
+func (sw *Switch) Balancer() *Balancer { return sw.lb }
+
+// TM returns the traffic manager.
+func (sw *Switch) TM() *TrafficManager { return sw.tm }
+
+// TxPhy returns port i's egress PHY.
+func (sw *Switch) TxPhy(i int) *serdes.PhyLink[*Packet] { return sw.tx[i] }
+
+func (sw *Switch) dropReason(r DropReason) {
+	c, ok := sw.dropsByReason[r]
+	if !ok {
+		c = sw.e.Stats().Counter(sw.path+"/drops/"+r.String(), "packets", "packets dropped: "+r.String())
+		sw.dropsByReason[r] = c
+	}
+	c.Inc()
+}
+
+// Conservation returns the switch's packet books: data frames that entered
+// (from the ingress MACs), frames handed to the egress PHYs, frames
+// dropped (bad FCS, parse errors, no route, admission), and frames inside
+// (in the ingress pipelines and the buffer). in = out + dropped + inside
+// holds at every edge; tests check it continuously.
+func (sw *Switch) Conservation() (in, out, dropped, inside uint64) {
+	m := sw.mmu
+	var pfcIn uint64
+	for _, ip := range sw.pipes {
+		in += ip.rxFrames.Value()
+		pfcIn += ip.pfc.Value()
+		dropped += ip.badFCS.Value() + ip.malformed.Value() + ip.noRoute.Value()
+		inside += uint64(ip.out.Pending())
+	}
+	in -= pfcIn
+	inside -= pfcIn - m.pfcRecv.Value() // PFC frames still on their way to the MMU
+	dropped += m.drops.Value()
+	inside += m.buffered
+	return in, m.deq.Value(), dropped, inside
+}
+
+// OnAdmit calls fn for every admission decision with the queue depth the
+// traffic manager saw (for marking and drop studies); nil turns it off.
+func (sw *Switch) OnAdmit(fn func(egress, class int, depthBytes uint64, ect bool, v Verdict)) {
+	sw.mmu.onAdmit = fn
+}

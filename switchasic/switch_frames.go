@@ -1,0 +1,95 @@
+package switchasic
+
+import (
+	"encoding/binary"
+
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// ECN codepoints in the low two bits of the IPv4 TOS / IPv6 traffic class.
+const (
+	ecnMask = 0x03
+	ecnCE   = 0x03
+)
+
+// ipOffset returns the offset of the IP header in a frame's header bytes
+// and whether it is IPv6 (an 802.1Q tag moves it by 4 bytes).
+func ipOffset(h []byte) (off int, v6 bool, ok bool) {
+	if len(h) < packet.EthernetLen {
+		return 0, false, false
+	}
+	off = 12
+	et := binary.BigEndian.Uint16(h[off:])
+	if et == packet.EtherTypeVLAN {
+		off += 4
+		if len(h) < off+2 {
+			return 0, false, false
+		}
+		et = binary.BigEndian.Uint16(h[off:])
+	}
+	off += 2
+	switch et {
+	case packet.EtherTypeIPv4:
+		return off, false, len(h) >= off+packet.IPv4MinLen
+	case packet.EtherTypeIPv6:
+		return off, true, len(h) >= off+packet.IPv6Len
+	}
+	return 0, false, false
+}
+
+// ect reports whether the packet is ECN-capable (ECT(0), ECT(1) or CE).
+func (sw *Switch) ect(p *Packet) bool {
+	h := p.Header()
+	off, v6, ok := ipOffset(h)
+	if !ok {
+		return false
+	}
+	if v6 {
+		return (binary.BigEndian.Uint16(h[off:])>>4)&ecnMask != 0
+	}
+	return h[off+1]&ecnMask != 0
+}
+
+// markCE sets the CE codepoint in the real header bytes, updating the IPv4
+// header checksum incrementally (RFC 1624), as the egress pipeline does.
+func (sw *Switch) markCE(p *Packet) {
+	h := p.Header()
+	off, v6, ok := ipOffset(h)
+	if !ok {
+		return
+	}
+	if v6 {
+		w := binary.BigEndian.Uint16(h[off:])
+		binary.BigEndian.PutUint16(h[off:], w|ecnCE<<4)
+		return
+	}
+	old := binary.BigEndian.Uint16(h[off:])
+	h[off+1] |= ecnCE
+	nw := binary.BigEndian.Uint16(h[off:])
+	sum := binary.BigEndian.Uint16(h[off+10:])
+	binary.BigEndian.PutUint16(h[off+10:], packet.UpdateChecksum16(sum, old, nw))
+}
+
+// pfcFrame builds a PFC frame: XOFF with the largest pause for the classes
+// in xoff, XON (quanta 0) for those in xon (802.1Qbb; FACTS 2.7 [R52]).
+// It is a 64-byte MAC control frame.
+func (sw *Switch) pfcFrame(xoff, xon uint8) *Packet {
+	p := sw.pool.Get()
+	p.Kind = KindPFC
+	p.FrameBytes = 64
+	p.PFCClasses = xoff | xon
+	for c := 0; c < 8; c++ {
+		if xoff&(1<<uint(c)) != 0 {
+			p.PFCQuanta[c] = 0xFFFF
+		}
+	}
+	return p
+}
+
+// pauseTime is quanta × 512 bit times at port i's MAC rate, rounded up
+// (FACTS 2.7: a quantum is 512 bit times).
+func (sw *Switch) pauseTime(i int, quanta uint16) rtlmodel.Time {
+	t := sw.ports[i].Lanes.MACRate().SerialTime(uint64(quanta) * 512)
+	return rtlmodel.Time((t.Num() + t.Den() - 1) / t.Den())
+}

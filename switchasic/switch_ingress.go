@@ -1,0 +1,113 @@
+package switchasic
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
+)
+
+// ingressPipe is one packet-processing pipe: it takes frames from its
+// ports' receiving MACs, at most PacketsPerCycle per cycle over all of
+// them (round robin), checks the FCS, parses the real header bytes, looks
+// up the destination and picks the egress port, and hands the packet to
+// the traffic manager through a link whose latency is the parser and
+// forwarding pipeline (Config.IngressCycles).
+type ingressPipe struct {
+	h     *rtlmodel.Handle
+	sw    *Switch
+	ports []int
+	in    []*rtlmodel.Link[serdes.RxFrame[*Packet]]
+	out   *rtlmodel.Link[*Packet]
+	ppc   int
+	rr    int
+
+	frame packet.RoCEv2
+	key   packet.FlowKey
+
+	rxFrames  *rtlmodel.Counter
+	badFCS    *rtlmodel.Counter
+	malformed *rtlmodel.Counter
+	noRoute   *rtlmodel.Counter
+	pfc       *rtlmodel.Counter
+}
+
+// Eval moves up to PacketsPerCycle frames into the pipeline.
+func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
+	budget := ip.ppc
+	n := len(ip.in)
+	for budget > 0 && ip.out.CanSend() {
+		took := false
+		for k := 0; k < n && budget > 0 && ip.out.CanSend(); k++ {
+			i := (ip.rr + k) % n
+			f, ok := ip.in[i].Recv()
+			if !ok {
+				continue
+			}
+			took = true
+			budget--
+			ip.rr = (i + 1) % n
+			ip.accept(ip.ports[i], f)
+		}
+		if !took {
+			break
+		}
+	}
+	for _, l := range ip.in {
+		if _, ok := l.Peek(); ok {
+			return edge.Next()
+		}
+	}
+	return rtlmodel.Never
+}
+
+// accept checks, parses and routes one frame.
+func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*Packet]) {
+	p := f.Frame
+	ip.rxFrames.Inc()
+	sw := ip.sw
+	if f.Timing.BadFCS {
+		ip.badFCS.Inc()
+		sw.pool.Put(p)
+		return
+	}
+	p.Ingress = int32(port)
+	p.FirstBitIn = f.Timing.FirstBitIn
+	p.tail = f.Timing.Decoded
+	p.inLanes = uint8(sw.ports[port].Lanes.Lanes())
+	if p.Kind == KindPFC {
+		ip.pfc.Inc()
+		ip.out.Send(p)
+		return
+	}
+	if err := ip.frame.DecodeHeaders(p.Header(), int(p.FrameBytes)); err != nil {
+		ip.malformed.Inc()
+		sw.pool.Put(p)
+		return
+	}
+	var dst uint32
+	k := &ip.key
+	if ip.frame.IsIPv6() {
+		d := ip.frame.IP6.Dst
+		dst = uint32(d[13])<<16 | uint32(d[14])<<8 | uint32(d[15])
+		k.SetIPv6(ip.frame.IP6.Src, d)
+		p.Class = ip.frame.IP6.TrafficClass >> 5
+		k.FlowLabel = ip.frame.IP6.FlowLabel
+	} else {
+		d := ip.frame.IP4.Dst
+		dst = uint32(d[1])<<16 | uint32(d[2])<<8 | uint32(d[3])
+		k.SetIPv4(ip.frame.IP4.Src, d)
+		p.Class = ip.frame.IP4.TOS >> 5
+	}
+	k.Protocol = packet.IPProtoUDP
+	k.SrcPort, k.DstPort = ip.frame.UDP.SrcPort, ip.frame.UDP.DstPort
+	k.DestQP = ip.frame.BTH.DestQP
+	k.Entropy = ip.frame.UDP.SrcPort
+	group, ok := sw.fwd.Lookup(dst)
+	if !ok {
+		ip.noRoute.Inc()
+		sw.pool.Put(p)
+		return
+	}
+	p.Egress = int32(sw.lb.Pick(group, k, ip.h.Now()))
+	ip.out.Send(p)
+}

@@ -1,0 +1,332 @@
+package switchasic
+
+import (
+	"math/bits"
+
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/pipeline"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// mmu is the shared-buffer traffic manager as a component: it admits what
+// the pipes send (TrafficManager decides enqueue, trim or drop, ECN marks
+// and PFC XOFF), keeps a FIFO per egress port and class, obeys PFC frames
+// received from each port's neighbour, sends PFC frames of its own, and
+// schedules each egress port (SP + DWRR over its classes) whenever the
+// port's PHY can take a frame. The link to each PHY has the MMU and egress
+// pipeline latency (Config.MMUCycles + EgressCycles).
+type mmu struct {
+	h     *rtlmodel.Handle
+	sw    *Switch
+	tm    *TrafficManager
+	trim  TrimConfig
+	in    []*rtlmodel.Link[*Packet]
+	out   []*rtlmodel.Link[*Packet]
+	q     [][8]pktQueue
+	sched []pipeline.Scheduler
+	// pause state obeyed on each egress port: paused until (ps), per class
+	pausedUntil [][8]rtlmodel.Time
+	// PFC frames waiting to go out on a port (sent before any data)
+	pfcPending []uint8  // bit c: XOFF for class c pending
+	pfcXon     []uint8  // bit c: XON pending
+	work       []uint64 // bit p: port p has queued packets or PFC frames
+
+	enq, deq, trims, marks *rtlmodel.Counter
+	drops                  *rtlmodel.Counter
+	pfcSent, pfcRecv       *rtlmodel.Counter
+	buffered               uint64
+	txBytes                []uint64 // per egress port, for INT
+	onAdmit                func(egress, class int, depthBytes uint64, ect bool, v Verdict)
+	shapers                []*pipeline.Shaper // per port, nil: line rate
+	shapedUntil            []rtlmodel.Time    // a shaped port waits until then
+	// DLB port quality is fed once per sample window while the MMU works
+	dlb        bool
+	nextSample rtlmodel.Time
+	sampleTx   []uint64 // txBytes at the last sample
+}
+
+// pktQueue is a FIFO of packets.
+type pktQueue struct {
+	buf     []*Packet
+	head, n int
+	bytes   uint64
+}
+
+func (q *pktQueue) push(p *Packet) {
+	if q.n == len(q.buf) {
+		nb := make([]*Packet, max(8, 2*len(q.buf)))
+		for i := 0; i < q.n; i++ {
+			nb[i] = q.buf[(q.head+i)%len(q.buf)]
+		}
+		q.buf, q.head = nb, 0
+	}
+	q.buf[(q.head+q.n)%len(q.buf)] = p
+	q.n++
+	q.bytes += uint64(p.FrameBytes)
+}
+
+func (q *pktQueue) front() *Packet {
+	if q.n == 0 {
+		return nil
+	}
+	return q.buf[q.head]
+}
+
+func (q *pktQueue) pop() *Packet {
+	p := q.buf[q.head]
+	q.buf[q.head] = nil
+	q.head = (q.head + 1) % len(q.buf)
+	q.n--
+	q.bytes -= uint64(p.FrameBytes)
+	return p
+}
+
+func (m *mmu) markWork(port int) { m.work[port>>6] |= 1 << uint(port&63) }
+
+// Eval admits arrivals, then serves every port with work and a free PHY.
+func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
+	now := edge.Time
+	if m.dlb && now >= m.nextSample {
+		m.sampleDLB(now)
+	}
+	for _, l := range m.in {
+		for {
+			p, ok := l.Recv()
+			if !ok {
+				break
+			}
+			m.admit(p, now)
+		}
+	}
+	next := rtlmodel.Forever
+	busy := false
+	for w := range m.work {
+		word := m.work[w]
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &^= 1 << uint(b)
+			port := w<<6 | b
+			if m.serve(port, now) {
+				busy = true
+			}
+			if t := m.pauseExpiry(port, now); t < next {
+				next = t
+			}
+		}
+	}
+	if busy {
+		return edge.Next()
+	}
+	if next != rtlmodel.Forever {
+		d := m.h.Domain()
+		return rtlmodel.Wake(d.CycleAt(d.FirstEdgeAtOrAfter(next)))
+	}
+	return rtlmodel.Never
+}
+
+// admit runs the traffic manager's decision on one packet.
+func (m *mmu) admit(p *Packet, now rtlmodel.Time) {
+	if p.Kind == KindPFC {
+		m.pfcRecv.Inc()
+		m.obeyPFC(int(p.Ingress), p, now)
+		m.sw.pool.Put(p)
+		return
+	}
+	ect := m.sw.ect(p)
+	var depth uint64
+	if m.onAdmit != nil {
+		depth = m.tm.QueueBytes(int(p.Egress), int(p.Class))
+	}
+	v := m.tm.Admit(int(p.Ingress), int(p.Egress), int(p.Class), int(p.FrameBytes), ect)
+	if m.onAdmit != nil {
+		m.onAdmit(int(p.Egress), int(p.Class), depth, ect, v)
+	}
+	if v.PFCXoff {
+		m.pfcPending[p.Ingress] |= 1 << p.Class
+		m.markWork(int(p.Ingress))
+	}
+	switch v.Action {
+	case Drop:
+		m.drops.Inc()
+		m.sw.dropReason(v.Reason)
+		m.sw.pool.Put(p)
+		return
+	case Trim:
+		m.trims.Inc()
+		p.Trimmed = true
+		p.Class = uint8(m.trim.TrimClass)
+		p.FrameBytes = uint32(m.trim.TrimBytes)
+		p.HdrLen = min(p.HdrLen, uint16(p.FrameBytes))
+	}
+	if v.MarkCE {
+		m.marks.Inc()
+		p.Marked = true
+		m.sw.markCE(p)
+	}
+	eg := int(p.Egress)
+	q := &m.q[eg][p.Class]
+	if q.n == 0 {
+		m.sched[eg].SetHead(int(p.Class), p.FrameBytes)
+	}
+	q.push(p)
+	m.enq.Inc()
+	m.buffered++
+	m.markWork(eg)
+}
+
+// serve sends what port may send this edge; it reports whether the port
+// could send more next edge.
+func (m *mmu) serve(port int, now rtlmodel.Time) bool {
+	out := m.out[port]
+	if !out.CanSend() {
+		return false
+	}
+	if m.pfcPending[port] != 0 || m.pfcXon[port] != 0 {
+		out.Send(m.sw.pfcFrame(m.pfcPending[port], m.pfcXon[port]))
+		m.pfcSent.Inc()
+		m.pfcPending[port], m.pfcXon[port] = 0, 0
+		m.settle(port)
+		return out.Credits() > 0
+	}
+	m.resume(port, now)
+	c := m.sched[port].Pick()
+	if c < 0 {
+		m.settle(port)
+		return false
+	}
+	q := &m.q[port][c]
+	if sh := m.shapers[port]; sh != nil {
+		size := uint64(q.front().FrameBytes)
+		if !sh.Conform(now, size) {
+			m.shapedUntil[port] = sh.NextConformTime(now, size)
+			return false
+		}
+		sh.Consume(now, size)
+	}
+	p := q.pop()
+	var nextHead uint32
+	if h := q.front(); h != nil {
+		nextHead = h.FrameBytes
+	}
+	m.sched[port].Served(c, p.FrameBytes, nextHead)
+	if m.tm.Release(int(p.Ingress), port, c, int(p.FrameBytes)) {
+		m.pfcXon[p.Ingress] |= 1 << uint(c)
+		m.markWork(int(p.Ingress))
+	}
+	m.deq.Inc()
+	m.buffered--
+	m.txBytes[port] += uint64(p.FrameBytes)
+	if p.HasINT {
+		m.pushINT(p, port, c, now)
+	}
+	out.Send(p)
+	m.settle(port)
+	return out.Credits() > 0 && m.work[port>>6]&(1<<uint(port&63)) != 0
+}
+
+// settle clears the port's work bit when nothing is left to send.
+func (m *mmu) settle(port int) {
+	if m.pfcPending[port] != 0 || m.pfcXon[port] != 0 {
+		return
+	}
+	for c := range m.q[port] {
+		if m.q[port][c].n > 0 {
+			return
+		}
+	}
+	m.work[port>>6] &^= 1 << uint(port&63)
+}
+
+// obeyPFC applies a PFC frame received on port: the classes it names stop
+// for quanta × 512 bit times, or resume at once for quanta 0 (FACTS 2.7).
+func (m *mmu) obeyPFC(port int, p *Packet, now rtlmodel.Time) {
+	for c := 0; c < 8; c++ {
+		if p.PFCClasses&(1<<uint(c)) == 0 {
+			continue
+		}
+		until := now + m.sw.pauseTime(port, p.PFCQuanta[c])
+		m.pausedUntil[port][c] = until
+		m.sched[port].SetPaused(c, p.PFCQuanta[c] != 0)
+	}
+	m.markWork(port)
+}
+
+// resume lifts pauses that have expired.
+func (m *mmu) resume(port int, now rtlmodel.Time) {
+	for c, until := range m.pausedUntil[port] {
+		if until != 0 && until <= now {
+			m.pausedUntil[port][c] = 0
+			m.sched[port].SetPaused(c, false)
+		}
+	}
+}
+
+// pauseExpiry returns the earliest time after now at which a pause or the
+// port's shaper lets it send again.
+func (m *mmu) pauseExpiry(port int, now rtlmodel.Time) rtlmodel.Time {
+	t := rtlmodel.Forever
+	for _, until := range m.pausedUntil[port] {
+		if until > now && until < t {
+			t = until
+		}
+	}
+	if u := m.shapedUntil[port]; u > now && u < t {
+		t = u
+	}
+	return t
+}
+
+// BlockedOn names a port that holds packets it cannot send.
+func (m *mmu) BlockedOn() string {
+	for w, word := range m.work {
+		if word == 0 {
+			continue
+		}
+		port := w<<6 | bits.TrailingZeros64(word)
+		if !m.out[port].CanSend() {
+			return "credits on " + m.out[port].Name()
+		}
+	}
+	return ""
+}
+
+// intRateCode is the HPCC INT line-rate code of a port (FACTS 2.2 [R15]:
+// 0=25G 1=50G 2=100G 3=200G 4=400G); 800G, which the record cannot name,
+// takes code 5 in this model (E).
+func intRateCode(lanes int) uint8 {
+	switch lanes {
+	case 1:
+		return 2
+	case 2:
+		return 3
+	case 4:
+		return 4
+	}
+	return 5
+}
+
+// pushINT appends this hop's telemetry as the egress pipeline writes it:
+// the dequeue time in ns (24 bits, wrapping), the port's transmitted bytes
+// in 128 B units (20 bits, wrapping) and the queue left behind in 80 B
+// units (17 bits, saturating).
+func (m *mmu) pushINT(p *Packet, port, class int, now rtlmodel.Time) {
+	q := m.tm.QueueBytes(port, class) / packet.INTQLenUnit
+	p.INT.Push(packet.INTHop{
+		LineRate: intRateCode(m.sw.ports[port].Lanes.Lanes()),
+		Time:     uint32(uint64(now)/1000) & (1<<24 - 1),
+		Bytes:    uint32(m.txBytes[port]/packet.INTByteUnit) & (1<<20 - 1),
+		QLen:     uint32(min(q, 1<<17-1)),
+	})
+}
+
+// sampleDLB feeds every port's bytes sent since the last sample and its
+// queued bytes to the load balancer's port quality (DLB), at most once per
+// sample window and only while the MMU is awake: an idle switch samples
+// nothing and its quality inputs keep their last values.
+func (m *mmu) sampleDLB(now rtlmodel.Time) {
+	for port := range m.txBytes {
+		m.sw.lb.UpdatePort(port, m.txBytes[port]-m.sampleTx[port], m.tm.PortBytes(port))
+		m.sampleTx[port] = m.txBytes[port]
+	}
+	m.nextSample = now + m.sw.cfg.DLB.SampleWindow
+}
