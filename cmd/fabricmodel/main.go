@@ -14,12 +14,14 @@ func main() {
 	}
 }
 
+// commands holds the CLI's commands; each command's file adds its own in
+// an init function, so commands live one per file.
+var commands []*cli.Command
+
 func newApp() *cli.App {
 	return &cli.App{
 		Name:  "fabricmodel",
 		Usage: "cycle-accurate model of a 400G RDMA NIC, a 51.2T switch and the fabrics built from them",
-		Commands: []*cli.Command{
-			runCommand(),
-		},
+		Commands: commands,
 	}
 }

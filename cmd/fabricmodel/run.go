@@ -12,6 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+func init() { commands = append(commands, runCommand()) }
+
 func runCommand() *cli.Command {
 	def := mesh.DefaultConfig()
 	return &cli.Command{
