@@ -16,9 +16,9 @@ import (
 type host struct {
 	h                *rtlmodel.Handle
 	id               int
-	pool             *Pool
-	out              *rtlmodel.Link[*Packet]
-	in               *rtlmodel.Link[serdes.RxFrame[*Packet]]
+	pool             *packet.DescPool
+	out              *rtlmodel.Link[*packet.Desc]
+	in               *rtlmodel.Link[serdes.RxFrame[*packet.Desc]]
 	payload          int // payload bytes per frame (RDMA WRITE MIDDLE)
 	bytes            int // frame bytes, set from the first header built
 	class            uint8
@@ -42,7 +42,7 @@ type host struct {
 	trimmedClass                     map[uint8]int
 	lastRx                           rtlmodel.Time
 	keep                             bool
-	kept                             []*Packet
+	kept                             []*packet.Desc
 	lite                             bool // count only (benchmarks)
 	withINT                          bool // send packets that collect HPCC INT
 	intHops                          []packet.INTHop
@@ -71,7 +71,7 @@ func (hs *host) header(dst uint32, entropy uint16) []byte {
 		panic(fmt.Sprintf("host: building a frame with %d payload bytes: %v", hs.payload, err))
 	}
 	hs.bytes = n
-	hdr := append([]byte(nil), hs.scratch[:min(n, HeaderCap)]...)
+	hdr := append([]byte(nil), hs.scratch[:min(n, packet.HeaderCap)]...)
 	if !hs.entropyPerPacket {
 		hs.tmpl[dst] = hdr
 	}
@@ -98,7 +98,7 @@ func (hs *host) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		}
 		p.HdrLen = uint16(copy(p.Hdr[:], hs.header(dst, entropy)))
 		p.FrameBytes = uint32(hs.bytes)
-		p.Src, p.Dst, p.Born = uint32(hs.id), dst, edge.Time
+		p.Src, p.Dst, p.Born = uint32(hs.id), dst, uint64(edge.Time)
 		p.HasINT = hs.withINT
 		hs.out.Send(p)
 		hs.sent++
@@ -124,13 +124,13 @@ func (hs *host) pausedUntil(now rtlmodel.Time) rtlmodel.Time {
 	return 0
 }
 
-func (hs *host) receive(f serdes.RxFrame[*Packet], now rtlmodel.Time) {
+func (hs *host) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 	p := f.Frame
 	if f.Timing.BadFCS {
 		hs.pool.Put(p)
 		return
 	}
-	if p.Kind == KindPFC {
+	if p.Kind == packet.KindPFC {
 		hs.pfcIn++
 		for c := 0; c < 8; c++ {
 			if p.PFCClasses&(1<<uint(c)) != 0 {
@@ -155,10 +155,10 @@ func (hs *host) receive(f serdes.RxFrame[*Packet], now rtlmodel.Time) {
 		hs.intHops = append(hs.intHops, p.INT.Hops[p.INT.NHop-1])
 	}
 	if !hs.lite {
-		hs.firstBitOut = append(hs.firstBitOut, f.Timing.FirstBitOut-p.FirstBitIn)
-		hs.firstIn = append(hs.firstIn, p.FirstBitIn)
+		hs.firstBitOut = append(hs.firstBitOut, f.Timing.FirstBitOut-rtlmodel.Time(p.FirstBitIn))
+		hs.firstIn = append(hs.firstIn, rtlmodel.Time(p.FirstBitIn))
 	}
-	hs.latency.Record(uint64(f.Timing.FirstBitOut - p.FirstBitIn))
+	hs.latency.Record(uint64(f.Timing.FirstBitOut) - p.FirstBitIn)
 	if hs.keep {
 		hs.kept = append(hs.kept, p)
 		return
@@ -171,14 +171,14 @@ type rig struct {
 	e     *rtlmodel.Engine
 	sw    *Switch
 	hosts []*host
-	pool  *Pool
+	pool  *packet.DescPool
 }
 
 // newRig builds a switch from cfg with a host on each of the first nHosts
 // ports; host i is endpoint i, routed to port i.
 func newRig(t testing.TB, cfg Config, nHosts int, opts rtlmodel.Options) *rig {
 	e := rtlmodel.NewEngine(opts)
-	pool := &Pool{}
+	pool := &packet.DescPool{}
 	sw, err := New(e, "sw", cfg, pool)
 	require.NoError(t, err)
 	hostDom, err := e.AddDomain("host", 800, 0)
@@ -192,9 +192,9 @@ func newRig(t testing.TB, cfg Config, nHosts int, opts rtlmodel.Options) *rig {
 		require.NoError(t, err)
 		hs.rng = hs.h.RNG()
 		hs.entropy = uint16(i)
-		phy, err := serdes.NewPhyLink[*Packet](e, hostDom, fmt.Sprintf("host%d/phy", i), sw.NeighbourWire(i), frameBytes)
+		phy, err := serdes.NewPhyLink[*packet.Desc](e, hostDom, fmt.Sprintf("host%d/phy", i), sw.NeighbourWire(i), frameBytes)
 		require.NoError(t, err)
-		hs.out, err = rtlmodel.NewLink[*Packet](fmt.Sprintf("host%d>phy", i), hs.h, phy.Handle(),
+		hs.out, err = rtlmodel.NewLink[*packet.Desc](fmt.Sprintf("host%d>phy", i), hs.h, phy.Handle(),
 			rtlmodel.LinkConfig{Latency: 1, Width: 1, Credits: 2, CreditLatency: 1})
 		require.NoError(t, err)
 		rx, err := sw.AttachRx(i, phy)

@@ -18,12 +18,12 @@ type Switch struct {
 	path  string
 	e     *rtlmodel.Engine
 	dom   *rtlmodel.Domain
-	pool  *Pool
+	pool  *packet.DescPool
 	ports []Port
 	pipes []*ingressPipe
 	mmu   *mmu
-	tx    []*serdes.PhyLink[*Packet]
-	txIn  []*rtlmodel.Link[*Packet]
+	tx    []*serdes.PhyLink[*packet.Desc]
+	txIn  []*rtlmodel.Link[*packet.Desc]
 	fwd   *ForwardingTable
 	lb    *Balancer
 	tm    *TrafficManager
@@ -32,7 +32,7 @@ type Switch struct {
 }
 
 // New builds a switch under path in a new clock domain of the engine.
-func New(e *rtlmodel.Engine, path string, cfg Config, pool *Pool) (*Switch, error) {
+func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*Switch, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -114,7 +114,7 @@ func (sw *Switch) buildPipes() error {
 		if ip.h, err = sw.e.Add(sw.dom, p, ip); err != nil {
 			return err
 		}
-		ip.out, err = rtlmodel.NewLink[*Packet](p+">mmu", ip.h, sw.mmu.h,
+		ip.out, err = rtlmodel.NewLink[*packet.Desc](p+">mmu", ip.h, sw.mmu.h,
 			rtlmodel.LinkConfig{Latency: sw.cfg.IngressCycles, Width: sw.cfg.Pipes.PacketsPerCycle})
 		if err != nil {
 			return err
@@ -128,15 +128,17 @@ func (sw *Switch) buildPipes() error {
 func (sw *Switch) buildTx(n int) error {
 	for i := 0; i < n; i++ {
 		p := fmt.Sprintf("%s/port%d/tx", sw.path, i)
-		phy, err := serdes.NewPhyLink[*Packet](sw.e, sw.dom, p, sw.wireConfig(i), frameBytes)
+		phy, err := serdes.NewPhyLink[*packet.Desc](sw.e, sw.dom, p, sw.wireConfig(i), frameBytes)
 		if err != nil {
 			return err
 		}
 		if sw.cfg.CutThroughBytes > 0 {
 			lanes := sw.ports[i].Lanes.Lanes()
-			phy.SetTail(func(pk *Packet) (rtlmodel.Time, bool) { return pk.tail, lanes > int(pk.inLanes) })
+			phy.SetTail(func(pk *packet.Desc) (rtlmodel.Time, bool) {
+				return rtlmodel.Time(pk.TailReady), lanes > int(pk.InLanes)
+			})
 		}
-		in, err := rtlmodel.NewLink[*Packet](fmt.Sprintf("%s/mmu>port%d", sw.path, i), sw.mmu.h, phy.Handle(),
+		in, err := rtlmodel.NewLink[*packet.Desc](fmt.Sprintf("%s/mmu>port%d", sw.path, i), sw.mmu.h, phy.Handle(),
 			rtlmodel.LinkConfig{Latency: sw.cfg.MMUCycles + sw.cfg.EgressCycles, Width: 1,
 				Credits: int(sw.cfg.MMUCycles+sw.cfg.EgressCycles) + 2, CreditLatency: 1})
 		if err != nil {
@@ -150,7 +152,7 @@ func (sw *Switch) buildTx(n int) error {
 	return nil
 }
 
-func frameBytes(p *Packet) int { return int(p.FrameBytes) }
+func frameBytes(p *packet.Desc) int { return int(p.FrameBytes) }
 
 // wireConfig is the PHY of port i, in either direction.
 func (sw *Switch) wireConfig(i int) serdes.WireConfig {
@@ -164,9 +166,9 @@ func (sw *Switch) wireConfig(i int) serdes.WireConfig {
 func (sw *Switch) NeighbourWire(i int) serdes.WireConfig { return sw.wireConfig(i) }
 
 // AttachRx connects a neighbour's PHY, which delivers into port i.
-func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*Packet]) (*rtlmodel.Link[serdes.RxFrame[*Packet]], error) {
+func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*packet.Desc]) (*rtlmodel.Link[serdes.RxFrame[*packet.Desc]], error) {
 	pipe := sw.pipes[sw.ports[i].Pipe]
-	l, err := rtlmodel.NewLink[serdes.RxFrame[*Packet]](fmt.Sprintf("%s/port%d/rx", sw.path, i), phy.Handle(), pipe.h,
+	l, err := rtlmodel.NewLink[serdes.RxFrame[*packet.Desc]](fmt.Sprintf("%s/port%d/rx", sw.path, i), phy.Handle(), pipe.h,
 		rtlmodel.LinkConfig{Latency: 1, Width: 1})
 	if err != nil {
 		return nil, err
@@ -178,8 +180,8 @@ func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*Packet]) (*rtlmodel.Link[
 
 // AttachTx connects port i's egress PHY to the neighbour to that delivers
 // to; it returns the link the neighbour receives from.
-func (sw *Switch) AttachTx(i int, to *rtlmodel.Handle) (*rtlmodel.Link[serdes.RxFrame[*Packet]], error) {
-	l, err := rtlmodel.NewLink[serdes.RxFrame[*Packet]](fmt.Sprintf("%s/port%d/wire", sw.path, i), sw.tx[i].Handle(), to,
+func (sw *Switch) AttachTx(i int, to *rtlmodel.Handle) (*rtlmodel.Link[serdes.RxFrame[*packet.Desc]], error) {
+	l, err := rtlmodel.NewLink[serdes.RxFrame[*packet.Desc]](fmt.Sprintf("%s/port%d/wire", sw.path, i), sw.tx[i].Handle(), to,
 		rtlmodel.LinkConfig{Latency: 1, Width: 1})
 	if err != nil {
 		return nil, err
@@ -207,7 +209,7 @@ func (sw *Switch) Balancer() *Balancer { return sw.lb }
 func (sw *Switch) TM() *TrafficManager { return sw.tm }
 
 // TxPhy returns port i's egress PHY.
-func (sw *Switch) TxPhy(i int) *serdes.PhyLink[*Packet] { return sw.tx[i] }
+func (sw *Switch) TxPhy(i int) *serdes.PhyLink[*packet.Desc] { return sw.tx[i] }
 
 func (sw *Switch) dropReason(r DropReason) {
 	c, ok := sw.dropsByReason[r]

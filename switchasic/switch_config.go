@@ -110,8 +110,8 @@ func (c Config) validate() error {
 	if c.IngressCycles < 1 || c.MMUCycles+c.EgressCycles < 1 {
 		return fmt.Errorf("switch: pipeline stages need at least one cycle each (links have latency >= 1)")
 	}
-	if c.CutThroughBytes < 0 || c.CutThroughBytes > HeaderCap {
-		return fmt.Errorf("switch: cut-through after %d bytes; 0 (store-and-forward) to %d", c.CutThroughBytes, HeaderCap)
+	if c.CutThroughBytes < 0 || c.CutThroughBytes > packet.HeaderCap {
+		return fmt.Errorf("switch: cut-through after %d bytes; 0 (store-and-forward) to %d", c.CutThroughBytes, packet.HeaderCap)
 	}
 	return nil
 }

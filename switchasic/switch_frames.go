@@ -39,7 +39,7 @@ func ipOffset(h []byte) (off int, v6 bool, ok bool) {
 }
 
 // ect reports whether the packet is ECN-capable (ECT(0), ECT(1) or CE).
-func (sw *Switch) ect(p *Packet) bool {
+func (sw *Switch) ect(p *packet.Desc) bool {
 	h := p.Header()
 	off, v6, ok := ipOffset(h)
 	if !ok {
@@ -53,7 +53,7 @@ func (sw *Switch) ect(p *Packet) bool {
 
 // markCE sets the CE codepoint in the real header bytes, updating the IPv4
 // header checksum incrementally (RFC 1624), as the egress pipeline does.
-func (sw *Switch) markCE(p *Packet) {
+func (sw *Switch) markCE(p *packet.Desc) {
 	h := p.Header()
 	off, v6, ok := ipOffset(h)
 	if !ok {
@@ -74,9 +74,9 @@ func (sw *Switch) markCE(p *Packet) {
 // pfcFrame builds a PFC frame: XOFF with the largest pause for the classes
 // in xoff, XON (quanta 0) for those in xon (802.1Qbb; FACTS 2.7 [R52]).
 // It is a 64-byte MAC control frame.
-func (sw *Switch) pfcFrame(xoff, xon uint8) *Packet {
+func (sw *Switch) pfcFrame(xoff, xon uint8) *packet.Desc {
 	p := sw.pool.Get()
-	p.Kind = KindPFC
+	p.Kind = packet.KindPFC
 	p.FrameBytes = 64
 	p.PFCClasses = xoff | xon
 	for c := 0; c < 8; c++ {

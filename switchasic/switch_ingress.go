@@ -16,8 +16,8 @@ type ingressPipe struct {
 	h     *rtlmodel.Handle
 	sw    *Switch
 	ports []int
-	in    []*rtlmodel.Link[serdes.RxFrame[*Packet]]
-	out   *rtlmodel.Link[*Packet]
+	in    []*rtlmodel.Link[serdes.RxFrame[*packet.Desc]]
+	out   *rtlmodel.Link[*packet.Desc]
 	ppc   int
 	rr    int
 
@@ -61,7 +61,7 @@ func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 }
 
 // accept checks, parses and routes one frame.
-func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*Packet]) {
+func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 	p := f.Frame
 	ip.rxFrames.Inc()
 	sw := ip.sw
@@ -71,10 +71,10 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*Packet]) {
 		return
 	}
 	p.Ingress = int32(port)
-	p.FirstBitIn = f.Timing.FirstBitIn
-	p.tail = f.Timing.Decoded
-	p.inLanes = uint8(sw.ports[port].Lanes.Lanes())
-	if p.Kind == KindPFC {
+	p.FirstBitIn = uint64(f.Timing.FirstBitIn)
+	p.TailReady = uint64(f.Timing.Decoded)
+	p.InLanes = uint8(sw.ports[port].Lanes.Lanes())
+	if p.Kind == packet.KindPFC {
 		ip.pfc.Inc()
 		ip.out.Send(p)
 		return

@@ -20,8 +20,8 @@ type mmu struct {
 	sw    *Switch
 	tm    *TrafficManager
 	trim  TrimConfig
-	in    []*rtlmodel.Link[*Packet]
-	out   []*rtlmodel.Link[*Packet]
+	in    []*rtlmodel.Link[*packet.Desc]
+	out   []*rtlmodel.Link[*packet.Desc]
 	q     [][8]pktQueue
 	sched []pipeline.Scheduler
 	// pause state obeyed on each egress port: paused until (ps), per class
@@ -47,14 +47,14 @@ type mmu struct {
 
 // pktQueue is a FIFO of packets.
 type pktQueue struct {
-	buf     []*Packet
+	buf     []*packet.Desc
 	head, n int
 	bytes   uint64
 }
 
-func (q *pktQueue) push(p *Packet) {
+func (q *pktQueue) push(p *packet.Desc) {
 	if q.n == len(q.buf) {
-		nb := make([]*Packet, max(8, 2*len(q.buf)))
+		nb := make([]*packet.Desc, max(8, 2*len(q.buf)))
 		for i := 0; i < q.n; i++ {
 			nb[i] = q.buf[(q.head+i)%len(q.buf)]
 		}
@@ -65,14 +65,14 @@ func (q *pktQueue) push(p *Packet) {
 	q.bytes += uint64(p.FrameBytes)
 }
 
-func (q *pktQueue) front() *Packet {
+func (q *pktQueue) front() *packet.Desc {
 	if q.n == 0 {
 		return nil
 	}
 	return q.buf[q.head]
 }
 
-func (q *pktQueue) pop() *Packet {
+func (q *pktQueue) pop() *packet.Desc {
 	p := q.buf[q.head]
 	q.buf[q.head] = nil
 	q.head = (q.head + 1) % len(q.buf)
@@ -125,8 +125,8 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 }
 
 // admit runs the traffic manager's decision on one packet.
-func (m *mmu) admit(p *Packet, now rtlmodel.Time) {
-	if p.Kind == KindPFC {
+func (m *mmu) admit(p *packet.Desc, now rtlmodel.Time) {
+	if p.Kind == packet.KindPFC {
 		m.pfcRecv.Inc()
 		m.obeyPFC(int(p.Ingress), p, now)
 		m.sw.pool.Put(p)
@@ -239,7 +239,7 @@ func (m *mmu) settle(port int) {
 
 // obeyPFC applies a PFC frame received on port: the classes it names stop
 // for quanta × 512 bit times, or resume at once for quanta 0 (FACTS 2.7).
-func (m *mmu) obeyPFC(port int, p *Packet, now rtlmodel.Time) {
+func (m *mmu) obeyPFC(port int, p *packet.Desc, now rtlmodel.Time) {
 	for c := 0; c < 8; c++ {
 		if p.PFCClasses&(1<<uint(c)) == 0 {
 			continue
@@ -309,7 +309,7 @@ func intRateCode(lanes int) uint8 {
 // the dequeue time in ns (24 bits, wrapping), the port's transmitted bytes
 // in 128 B units (20 bits, wrapping) and the queue left behind in 80 B
 // units (17 bits, saturating).
-func (m *mmu) pushINT(p *Packet, port, class int, now rtlmodel.Time) {
+func (m *mmu) pushINT(p *packet.Desc, port, class int, now rtlmodel.Time) {
 	q := m.tm.QueueBytes(port, class) / packet.INTQLenUnit
 	p.INT.Push(packet.INTHop{
 		LineRate: intRateCode(m.sw.ports[port].Lanes.Lanes()),

@@ -40,7 +40,7 @@ func TestMarkCEKeepsTheIPv4ChecksumValid(t *testing.T) {
 	r := newRig(t, cfg, 1, rtlmodel.Options{})
 	hs := r.hosts[0]
 	hs.ect = true
-	p := &Packet{}
+	p := &packet.Desc{}
 	p.HdrLen = uint16(copy(p.Hdr[:], hs.header(0, 1)))
 	require.True(t, r.sw.ect(p))
 	r.sw.markCE(p)

@@ -1,0 +1,108 @@
+package packet
+
+// HeaderCap is the header bytes a descriptor carries: enough for Ethernet
+// + 802.1Q + IPv6 + UDP + BTH + RETH and more.
+const HeaderCap = 128
+
+// Kind tells data frames from MAC control frames.
+type Kind uint8
+
+const (
+	// KindData is an ordinary frame whose headers a parser reads.
+	KindData Kind = iota
+	// KindPFC is an 802.1Qbb priority flow control frame.
+	KindPFC
+)
+
+// Desc is the frame descriptor the NIC and switch models move over their
+// links: real header bytes where the hardware reads bytes, the payload as
+// a length only (ARCHITECTURE "Fidelity"). Times are picoseconds of model
+// time. Descriptors come from a DescPool and go back to it, so a model's
+// steady state allocates nothing.
+type Desc struct {
+	ID   uint64
+	Kind Kind
+	// Hdr holds the frame's first HdrLen bytes (from the first link-layer
+	// byte on).
+	Hdr    [HeaderCap]byte
+	HdrLen uint16
+	// FrameBytes is the frame on the wire: link header to FCS (or VCRC).
+	FrameBytes uint32
+	// PFC frames: the classes paused (bit c) and their pause quanta.
+	PFCClasses uint8
+	PFCQuanta  [8]uint16
+
+	// HasINT marks a packet that collects HPCC in-band telemetry; every
+	// switch egress pushes a hop record onto INT (FACTS 2.2 [R15]). The
+	// sender counts the stack's bytes in FrameBytes.
+	HasINT bool
+	INT    INT
+
+	// Set by a switch.
+	Class   uint8
+	Ingress int32
+	Egress  int32
+	Trimmed bool
+	Marked  bool
+	// TailReady is when a cut-through switch's ingress decoded the frame's
+	// tail, and InLanes that ingress port's lane count.
+	TailReady uint64
+	InLanes   uint8
+
+	// Measurement, set by senders and switches (ps).
+	Src, Dst    uint32
+	Born        uint64
+	FirstBitIn  uint64 // at the last switch's ingress SerDes
+	FirstBitOut uint64 // at the last switch's egress SerDes
+
+	// Meta carries a model's own per-packet fields (for example the NIC's
+	// QP, PSN and payload offset) so it need not re-parse them.
+	Meta DescMeta
+}
+
+// DescMeta is per-packet state a transport model attaches to a descriptor.
+type DescMeta struct {
+	QP      uint32
+	PSN     uint32
+	Offset  uint64 // payload offset within the message
+	Payload uint32 // payload bytes
+	Op      uint8
+	Entropy uint16
+	Msg     uint32 // message (work request) number within the QP
+	Flags   uint8
+}
+
+// Header returns the header bytes.
+func (d *Desc) Header() []byte { return d.Hdr[:d.HdrLen] }
+
+// DescPool recycles descriptors.
+type DescPool struct {
+	free []*Desc
+	next uint64
+	live int
+}
+
+// Get returns a zeroed descriptor with a fresh ID.
+func (pl *DescPool) Get() *Desc {
+	var d *Desc
+	if n := len(pl.free); n > 0 {
+		d = pl.free[n-1]
+		pl.free = pl.free[:n-1]
+		*d = Desc{}
+	} else {
+		d = &Desc{}
+	}
+	pl.next++
+	d.ID = pl.next
+	pl.live++
+	return d
+}
+
+// Put returns a descriptor to the pool.
+func (pl *DescPool) Put(d *Desc) {
+	pl.live--
+	pl.free = append(pl.free, d)
+}
+
+// Live returns the descriptors taken and not returned.
+func (pl *DescPool) Live() int { return pl.live }
