@@ -295,3 +295,15 @@ func TestTransmitAllocatesNothing(t *testing.T) {
 	allocs := testing.AllocsPerRun(1000, func() { w.TransmitAfter(0, 4158, 1_000_000, false) })
 	require.Zero(t, allocs)
 }
+
+func TestLeanFramingHasNoPreambleOrGap(t *testing.T) {
+	cfg := default400G()
+	cfg.NoEthernetFraming = true
+	w, err := NewWire(cfg)
+	require.NoError(t, err)
+	a := w.Transmit(0, 4122)
+	b := w.Transmit(0, 4122)
+	// 4122 B at 400 Gb/s: 82.44 ns, back to back with no gap
+	require.Equal(t, rtlmodel.Time(82440), a.LastBitOut-a.FirstBitOut)
+	require.Equal(t, a.LastBitOut, b.FirstBitOut)
+}

@@ -54,6 +54,9 @@ type WireConfig struct {
 	PreFECBER float64
 	// Seed seeds the codeword-loss sampler.
 	Seed uint64
+	// NoEthernetFraming drops the preamble, SFD and IPG around each frame,
+	// for lean native framing whose link framing FACTS 1.4 leaves out.
+	NoEthernetFraming bool
 	// CutThroughBytes, when > 0, makes the receiving MAC pass a frame on
 	// once its first CutThroughBytes bytes are decoded (FrameTiming.Ready)
 	// instead of after its FCS.
@@ -69,6 +72,7 @@ type Wire struct {
 	ser       *Serializer
 	fill      rtlmodel.Time // codeword fill at the line rate, rounded up
 	head      rtlmodel.Time // preamble + cut-through bytes at the MAC rate, rounded up
+	pre, ipg  uint64        // link framing bytes before and after each frame
 	prop      rtlmodel.Time
 	free      rtlmodel.Time // when the wire can take the next frame's first bit
 	started   bool
@@ -94,7 +98,11 @@ func NewWire(cfg WireConfig) (*Wire, error) {
 	if cfg.Interleave.Depth() == 0 {
 		cfg.Interleave = 1
 	}
-	w := &Wire{cfg: cfg, prop: rtlmodel.Time(cfg.CableMillimetres * PropagationPSPerMetre / 1000)}
+	w := &Wire{cfg: cfg, prop: rtlmodel.Time(cfg.CableMillimetres * PropagationPSPerMetre / 1000),
+		pre: PreambleSFDBytes, ipg: IPGBytes}
+	if cfg.NoEthernetFraming {
+		w.pre, w.ipg = 0, 0
+	}
 	s, err := NewFailureSamplerBER(cfg.Seed, cfg.PreFECBER)
 	if err != nil {
 		return nil, err
@@ -108,7 +116,7 @@ func (w *Wire) setLanes(g LaneGroup) {
 	w.lanes = g
 	w.ser = NewSerializer(g.MACRate())
 	w.fill = ceilPS(w.cfg.Interleave.FillTime(g.LineRate()))
-	w.head = ceilPS(g.MACRate().SerialTime(uint64(PreambleSFDBytes+w.cfg.CutThroughBytes) * 8))
+	w.head = ceilPS(g.MACRate().SerialTime((w.pre + uint64(w.cfg.CutThroughBytes)) * 8))
 }
 
 // Lanes returns the lane group in force.
@@ -159,7 +167,7 @@ func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel
 	if tail > 0 {
 		if whole {
 			start = max(start, tail)
-		} else if ser := w.ser.ceilTime(uint64(PreambleSFDBytes+frameBytes) * 8); tail > ser {
+		} else if ser := w.ser.ceilTime((w.pre + uint64(frameBytes)) * 8); tail > ser {
 			start = max(start, tail-ser)
 		}
 	}
@@ -176,12 +184,12 @@ func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel
 		}
 		w.degrades = w.degrades[1:]
 	}
-	frameBits := uint64(PreambleSFDBytes+frameBytes) * 8
+	frameBits := (w.pre + uint64(frameBytes)) * 8
 	var t FrameTiming
 	t.FirstBitOut = start
 	// The frame's last bit leaves after preamble and frame; its IPG follows.
 	t.LastBitOut = start + rtlmodel.Time(w.ser.Advance(frameBits))
-	w.free = t.LastBitOut + rtlmodel.Time(w.ser.Advance(IPGBytes*8))
+	w.free = t.LastBitOut + rtlmodel.Time(w.ser.Advance(w.ipg*8))
 	t.FirstBitIn = t.FirstBitOut + w.prop
 	t.LastBitIn = t.LastBitOut + w.prop
 	t.Decoded = t.LastBitIn + w.fill + w.cfg.RxPipeline
@@ -189,7 +197,7 @@ func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel
 	if w.cfg.CutThroughBytes > 0 && w.cfg.CutThroughBytes < frameBytes {
 		t.Ready = t.FirstBitIn + w.head + w.fill + w.cfg.RxPipeline
 	}
-	t.BadFCS, t.Codewords = w.decide(frameBits + IPGBytes*8)
+	t.BadFCS, t.Codewords = w.decide(frameBits + w.ipg*8)
 	w.frames++
 	if t.BadFCS {
 		w.bad++
