@@ -1,0 +1,111 @@
+package nic400g
+
+import (
+	"fmt"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// HPCCUBits is the number of fraction bits of the HPCC utilisation
+// register: U is unsigned Q8.24 in 32 bits, so 1.0 = 2^24 and the largest
+// representable utilisation is just under 256 (FACTS 2.2; the width is
+// this model's choice, E). A hop whose queue alone is 17 bits of 80 B
+// units (about 10.5 MB, FACTS 2.2 [R15]) over a 400G·12 µs BDP of 600 KB
+// reads about 17.5, well inside the range; larger values saturate.
+const HPCCUBits = 24
+
+// HPCCUOne is 1.0 in the Q8.24 utilisation format.
+const HPCCUOne = 1 << HPCCUBits
+
+// HPCCParams are the parameters of the HPCC sender (FACTS 2.2). The
+// window is in bytes, the utilisation U and the target η in Q8.24
+// (HPCCUBits), time in picoseconds.
+type HPCCParams struct {
+	// LineRate is the sender's line rate B_nic; it bounds the pacing rate
+	// and with BaseRTT gives the largest window. Unit kb/s.
+	LineRate Kbps
+	// BaseRTT is T, the base round trip the utilisation and the pacing
+	// rate W/T are measured against: 12 µs in htsim's HPCC model (S
+	// [R83]); the artifact uses each pair's measured base RTT [R14]. It
+	// must be a whole number of nanoseconds, as the INT timestamps are,
+	// and below 2^24 ns.
+	BaseRTT rtlmodel.Time
+	// Eta is the target utilisation η in Q8.24: 0.95 (U_TARGET, S
+	// [R13][R14][R16]), i.e. 15938355 = round(0.95·2^24).
+	Eta uint32
+	// MaxStage is the number of consecutive additive-increase updates
+	// before a multiplicative update is forced: 5 in the code default and
+	// the IETF draft pseudocode (S [R14][R83]); the artifact's run
+	// configuration uses 0 (S [R13]).
+	MaxStage uint32
+	// WAI is the additive-increase step W_AI in bytes. The paper formula
+	// W_init·(1−η)/N is U (FACTS 2.2); the artifact adds a rate step
+	// R_AI = 10 Mb/s·B/25G instead (S [R13]), which is the window step
+	// R_AI·T. DefaultHPCCParams derives W_AI that way (E): 160 Mb/s at
+	// 400G times 12 µs is 240 B. htsim uses one MSS (S [R83]).
+	WAI uint64
+	// MinWindow is the floor of the window in bytes. Neither FACTS nor
+	// the sources read give one for the window form (E): 64 B, the
+	// smallest frame, keeps W/T positive. Pacing at W/T lets windows
+	// below one packet still send.
+	MinWindow uint64
+	// MaxWindow is the ceiling of the window in bytes and the initial
+	// window: the line-rate BDP B_nic·T, which htsim's model starts with
+	// (S [R83]) and the artifact's maximum rate gives (S [R14]). 0 in the
+	// parameters means "derive it": NewHPCC uses LineRate·BaseRTT.
+	MaxWindow uint64
+	// FastReact applies the per-ACK window ("fast react") to the pacing
+	// rate and window between the once-per-RTT reference updates (S
+	// [R14][R16]). With it off only the reference updates act.
+	FastReact bool
+}
+
+// DefaultHPCCParams returns the HPCC parameters of FACTS 2.2 for a sender
+// of lineRate bits per second: η = 0.95 (S [R13][R14][R16]), maxStage 5
+// (S [R14][R83]), base RTT 12 µs (S [R83]), W_AI = R_AI·T with the
+// artifact's R_AI = 10 Mb/s·lineRate/25G (S [R13] formula; the window form
+// is E), a 64 B window floor (E), the line-rate BDP as the initial and
+// largest window (S [R83][R14]) and fast react on (S [R14][R16]).
+func DefaultHPCCParams(lineRate uint64) HPCCParams {
+	p := HPCCParams{
+		LineRate:  KbpsFromBitsPerSecond(lineRate),
+		BaseRTT:   12 * rtlmodel.Microsecond,
+		Eta:       15938355,
+		MaxStage:  5,
+		MinWindow: 64,
+		FastReact: true,
+	}
+	rai := lineRate / 2500 // 10 Mb/s per 25 Gb/s, in b/s
+	p.WAI = rai * uint64(p.BaseRTT) / 8e12
+	p.MaxWindow = p.BDP()
+	return p
+}
+
+// BDP returns LineRate·BaseRTT in bytes, rounded down.
+func (p *HPCCParams) BDP() uint64 {
+	return ccMulDiv(p.LineRate.BitsPerSecond(), uint64(p.BaseRTT), 8e12)
+}
+
+// Validate reports a parameter set the HPCC sender cannot run; the error
+// names the field.
+func (p *HPCCParams) Validate() error {
+	switch {
+	case p.LineRate == 0:
+		return fmt.Errorf("hpcc: LineRate is 0")
+	case uint64(p.LineRate) >= 1<<40:
+		return fmt.Errorf("hpcc: LineRate %d kb/s beyond 2^40 kb/s", p.LineRate)
+	case p.BaseRTT == 0 || p.BaseRTT%rtlmodel.Nanosecond != 0 || p.BaseRTT >= (1<<24)*rtlmodel.Nanosecond:
+		return fmt.Errorf("hpcc: BaseRTT %v must be a positive whole number of ns below 2^24 ns", p.BaseRTT)
+	case p.Eta == 0 || p.Eta > HPCCUOne:
+		return fmt.Errorf("hpcc: Eta %d (Q8.24) outside (0, 1.0]", p.Eta)
+	case p.MinWindow == 0:
+		return fmt.Errorf("hpcc: MinWindow is 0")
+	case p.MaxWindow != 0 && p.MaxWindow < p.MinWindow:
+		return fmt.Errorf("hpcc: MaxWindow %d B below MinWindow %d B", p.MaxWindow, p.MinWindow)
+	case p.MaxWindow >= 1<<32:
+		return fmt.Errorf("hpcc: MaxWindow %d B beyond 2^32 B", p.MaxWindow)
+	case p.WAI >= 1<<32:
+		return fmt.Errorf("hpcc: WAI %d B beyond 2^32 B", p.WAI)
+	}
+	return nil
+}
