@@ -60,16 +60,23 @@ type Desc struct {
 	Meta DescMeta
 }
 
-// DescMeta is per-packet state a transport model attaches to a descriptor.
+// DescMeta is per-packet state a transport model attaches to a
+// descriptor, so the receiving model need not re-parse what it wrote.
+// Fields a real header would not carry (a SACK bitmap in a RoCE ACK) are
+// the model's own extension and say so where they are set.
 type DescMeta struct {
-	QP      uint32
+	QP      uint32 // sender's QP
+	DestQP  uint32 // receiver's QP
 	PSN     uint32
 	Offset  uint64 // payload offset within the message
+	Length  uint64 // message length
 	Payload uint32 // payload bytes
-	Op      uint8
-	Entropy uint16
 	Msg     uint32 // message (work request) number within the QP
-	Flags   uint8
+	Entropy uint16
+	Flags   uint16
+	SACK    uint64 // selective ACK bitmap above PSN (ACKs)
+	Credit  uint32 // receiver credit in bytes (ACKs)
+	Sent    uint64 // when the sender sent this packet (ps), echoed by ACKs
 }
 
 // Header returns the header bytes.
