@@ -44,10 +44,10 @@ type HPCCParams struct {
 	// R_AI·T. DefaultHPCCParams derives W_AI that way (E): 160 Mb/s at
 	// 400G times 12 µs is 240 B. htsim uses one MSS (S [R83]).
 	WAI uint64
-	// MinWindow is the floor of the window in bytes. Neither FACTS nor
-	// the sources read give one for the window form (E): 64 B, the
-	// smallest frame, keeps W/T positive. Pacing at W/T lets windows
-	// below one packet still send.
+	// MinWindow is the floor of the window in bytes. The artifact floors
+	// every rate at MIN_RATE = 1000 Mb/s (S [R13]); DefaultHPCCParams
+	// takes the window that paces at that rate over T (E): 1500 B at
+	// 12 µs. Pacing at W/T lets windows below one packet still send.
 	MinWindow uint64
 	// MaxWindow is the ceiling of the window in bytes and the initial
 	// window: the line-rate BDP B_nic·T, which htsim's model starts with
@@ -72,11 +72,11 @@ func DefaultHPCCParams(lineRate uint64) HPCCParams {
 		BaseRTT:   12 * rtlmodel.Microsecond,
 		Eta:       15938355,
 		MaxStage:  5,
-		MinWindow: 64,
 		FastReact: true,
 	}
 	rai := lineRate / 2500 // 10 Mb/s per 25 Gb/s, in b/s
 	p.WAI = rai * uint64(p.BaseRTT) / 8e12
+	p.MinWindow = 1e9 * uint64(p.BaseRTT) / 8e12
 	p.MaxWindow = p.BDP()
 	return p
 }

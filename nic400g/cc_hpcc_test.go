@@ -17,6 +17,7 @@ func TestHPCCParams(t *testing.T) {
 	assert.Equal(t, uint64(600_000), p.BDP(), "400G × 12 µs")
 	assert.Equal(t, uint64(600_000), p.MaxWindow)
 	assert.Equal(t, uint64(240), p.WAI, "160 Mb/s × 12 µs")
+	assert.Equal(t, uint64(1500), p.MinWindow, "1 Gb/s × 12 µs")
 	assert.InDelta(t, 0.95, float64(p.Eta)/HPCCUOne, 1.0/HPCCUOne)
 	q := DefaultHPCCParams(100e9)
 	assert.Equal(t, uint64(60), q.WAI, "40 Mb/s × 12 µs at 100G")
