@@ -77,6 +77,7 @@ type DescMeta struct {
 	SACK    uint64 // selective ACK bitmap above PSN (ACKs)
 	Credit  uint32 // receiver credit in bytes (ACKs)
 	Sent    uint64 // when the sender sent this packet (ps), echoed by ACKs
+	Posted  uint64 // when the message's doorbell was written (ps), for latency
 }
 
 // Header returns the header bytes.
