@@ -1,0 +1,122 @@
+package nic400g
+
+import (
+	"math/bits"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// xtime is an exact time: ps + frac/div picoseconds, div being the
+// denominator of the link's byte time (shared by both directions, so
+// times from either compare and carry exactly).
+type xtime struct {
+	ps   rtlmodel.Time
+	frac uint64
+}
+
+func (a xtime) less(b xtime) bool { return a.ps < b.ps || (a.ps == b.ps && a.frac < b.frac) }
+
+// span is a reserved busy interval [start, end) of one direction.
+type span struct{ start, end xtime }
+
+// pcieDir is one direction of a PCIe link: the serialiser of TLP bytes
+// at an exact rate (one byte lasts k/div ps), kept as a sorted list of
+// the busy intervals reserved so far. Transfers reserved at the current
+// time append to the last interval and so serialise back to back with
+// the fractional picosecond carried, like serdes.Serializer; a transfer
+// reserved for a later start (read completions, which wait for the
+// completer) leaves a gap that a later reservation with an earlier start
+// (a doorbell) may fill if it fits whole, so the order of reservation does
+// not hold back traffic that the link would have sent first. A transfer
+// is never split around a reserved interval. Intervals that end at or
+// before the current time are dropped. Steady state allocates nothing.
+type pcieDir struct {
+	k, div uint64
+	iv     []span // sorted, disjoint, non-touching; iv[head:] live
+	head   int
+	last   xtime // end of the latest-ending reservation
+	tlps   uint64
+	bytes  uint64
+}
+
+func newPCIeDir(k, div uint64) pcieDir {
+	return pcieDir{k: k, div: div, iv: make([]span, 0, 16)}
+}
+
+// dur returns the exact time of n bytes.
+func (d *pcieDir) dur(n uint64) xtime {
+	hi, lo := bits.Mul64(n, d.k)
+	if hi >= d.div {
+		panic("nic400g: PCIe transfer time overflows uint64 picoseconds")
+	}
+	q, r := bits.Div64(hi, lo, d.div)
+	return xtime{rtlmodel.Time(q), r}
+}
+
+func (d *pcieDir) add(a, b xtime) xtime {
+	s := xtime{a.ps + b.ps, a.frac + b.frac}
+	if s.frac >= d.div {
+		s.ps++
+		s.frac -= d.div
+	}
+	return s
+}
+
+// prune drops the intervals that end at or before now.
+func (d *pcieDir) prune(now rtlmodel.Time) {
+	for d.head < len(d.iv) && !(xtime{now, 0}).less(d.iv[d.head].end) {
+		d.head++
+	}
+	if d.head == len(d.iv) {
+		d.iv, d.head = d.iv[:0], 0
+	} else if d.head > 32 && d.head*2 > len(d.iv) {
+		n := copy(d.iv, d.iv[d.head:])
+		d.iv, d.head = d.iv[:n], 0
+	}
+}
+
+// send reserves tlps TLPs of n wire bytes starting no earlier than start
+// (which must not be before the pruning time) and returns the exact end.
+func (d *pcieDir) send(start xtime, tlps, n uint64) xtime {
+	l := d.dur(n)
+	t := start
+	i := d.head
+	for ; i < len(d.iv); i++ {
+		s := d.iv[i]
+		if !t.less(s.end) {
+			continue // interval wholly before t
+		}
+		if e := d.add(t, l); !s.start.less(e) {
+			break // fits in the gap before s
+		}
+		t = s.end
+	}
+	end := d.add(t, l)
+	d.tlps += tlps
+	d.bytes += n
+	if d.last.less(end) {
+		d.last = end
+	}
+	// Insert [t, end) before index i, merging with touching neighbours.
+	joinPrev := i > d.head && d.iv[i-1].end == t
+	joinNext := i < len(d.iv) && d.iv[i].start == end
+	switch {
+	case joinPrev && joinNext:
+		d.iv[i-1].end = d.iv[i].end
+		d.iv = append(d.iv[:i], d.iv[i+1:]...)
+	case joinPrev:
+		d.iv[i-1].end = end
+	case joinNext:
+		d.iv[i].start = t
+	default:
+		d.iv = append(d.iv, span{})
+		copy(d.iv[i+1:], d.iv[i:])
+		d.iv[i] = span{t, end}
+	}
+	return end
+}
+
+// reset forgets every reservation and count.
+func (d *pcieDir) reset() {
+	d.iv, d.head, d.last, d.tlps, d.bytes = d.iv[:0], 0, xtime{}, 0, 0
+}
