@@ -81,6 +81,14 @@ func (d *pcieDir) send(start xtime, tlps, n uint64) xtime {
 	l := d.dur(n)
 	t := start
 	i := d.head
+	if k := len(d.iv) - 1; k >= i && !start.less(d.iv[k].start) {
+		// At or after the start of the last interval: the common case of
+		// back-to-back transfers needs no search.
+		i = k + 1
+		if t.less(d.iv[k].end) {
+			t = d.iv[k].end
+		}
+	}
 	for ; i < len(d.iv); i++ {
 		s := d.iv[i]
 		if !t.less(s.end) {

@@ -184,8 +184,8 @@ func (l *PCIeLink) Reset() {
 
 // IdlePostedWriteTime returns the latency of a posted write of n bytes on
 // an idle link: its wire time rounded down plus OneWay.
-func (c PCIeConfig) IdlePostedWriteTime(n uint64) (rtlmodel.Time, error) {
-	l, err := NewPCIeLink(c)
+func (c *PCIeConfig) IdlePostedWriteTime(n uint64) (rtlmodel.Time, error) {
+	l, err := NewPCIeLink(*c)
 	if err != nil {
 		return 0, err
 	}
@@ -195,8 +195,8 @@ func (c PCIeConfig) IdlePostedWriteTime(n uint64) (rtlmodel.Time, error) {
 // IdleReadTime returns the latency of a read of n bytes on an idle link,
 // from the request to the last completion byte at the NIC: the read round
 // trip of FACTS 5.1 (a 256-byte QP context) and 6.2 (a 64-byte WQE).
-func (c PCIeConfig) IdleReadTime(n uint64) (rtlmodel.Time, error) {
-	l, err := NewPCIeLink(c)
+func (c *PCIeConfig) IdleReadTime(n uint64) (rtlmodel.Time, error) {
+	l, err := NewPCIeLink(*c)
 	if err != nil {
 		return 0, err
 	}
