@@ -1,0 +1,72 @@
+package nic400g
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// TestPCIeDirFirstFit checks the busy-interval table against a brute
+// force over every reservation ever made: no two reservations overlap,
+// each starts no earlier than asked, and none could have started earlier
+// (at its requested start or at the end of an earlier reservation)
+// without overlapping one made before it.
+func TestPCIeDirFirstFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	d := newPCIeDir(8125, 509) // a byte time with a prime denominator
+	var all []span
+	var now rtlmodel.Time
+	overlaps := func(s span, upto int) bool {
+		for _, o := range all[:upto] {
+			if s.start.less(o.end) && o.start.less(s.end) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < 1000; i++ {
+		now += rtlmodel.Time(rng.IntN(300))
+		d.prune(now)
+		start := xtime{now + rtlmodel.Time(rng.IntN(4))*rtlmodel.Time(rng.IntN(2000)), 0}
+		n := uint64(1 + rng.IntN(200))
+		end := d.send(start, 1, n)
+		l := d.dur(n)
+		s := span{xtime{}, end}
+		// Recover the start from the end: end - l.
+		s.start = xtime{end.ps - l.ps, 0}
+		if end.frac >= l.frac {
+			s.start.frac = end.frac - l.frac
+		} else {
+			s.start.ps--
+			s.start.frac = end.frac + d.div - l.frac
+		}
+		require.False(t, s.start.less(start), "reservation %d starts before its request", i)
+		require.False(t, overlaps(s, len(all)), "reservation %d overlaps", i)
+		// Earliest candidates: the request time and every earlier end.
+		for _, c := range append([]xtime{start}, ends(all)...) {
+			if c.less(start) || !c.less(s.start) {
+				continue
+			}
+			cand := span{c, d.add(c, l)}
+			require.True(t, overlaps(cand, len(all)), "reservation %d could have started at %v", i, c)
+		}
+		all = append(all, s)
+		// The table stays sorted and disjoint.
+		for j := d.head + 1; j < len(d.iv); j++ {
+			require.True(t, d.iv[j-1].end.less(d.iv[j].start), "table unsorted or touching at %d", j)
+		}
+	}
+	assert.Less(t, len(d.iv), 64, "finished intervals are dropped")
+}
+
+func ends(all []span) []xtime {
+	out := make([]xtime, len(all))
+	for i, s := range all {
+		out[i] = s.end
+	}
+	return out
+}
