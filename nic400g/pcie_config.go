@@ -103,18 +103,18 @@ func DefaultPCIeConfig() PCIeConfig {
 	}
 }
 
-func pow2In(v, lo, hi uint32) bool { return v >= lo && v <= hi && v&(v-1) == 0 }
+func pciePow2In(v, lo, hi uint32) bool { return v >= lo && v <= hi && v&(v-1) == 0 }
 
 // Validate reports a configuration the link cannot run, naming the field.
 func (c *PCIeConfig) Validate() error {
 	switch {
 	case !c.Gen.Valid():
 		return fmt.Errorf("pcie: Gen %d; want 1..6", uint8(c.Gen))
-	case !pow2In(c.Lanes, 1, 16):
+	case !pciePow2In(c.Lanes, 1, 16):
 		return fmt.Errorf("pcie: Lanes %d; want 1, 2, 4, 8 or 16", c.Lanes)
-	case !pow2In(c.MPS, 128, 4096):
+	case !pciePow2In(c.MPS, 128, 4096):
 		return fmt.Errorf("pcie: MPS %d; want a power of two in 128..4096", c.MPS)
-	case !pow2In(c.MRRS, 128, 4096):
+	case !pciePow2In(c.MRRS, 128, 4096):
 		return fmt.Errorf("pcie: MRRS %d; want a power of two in 128..4096", c.MRRS)
 	case c.RCB != 64 && c.RCB != 128:
 		return fmt.Errorf("pcie: RCB %d; want 64 or 128", c.RCB)

@@ -6,18 +6,18 @@ import (
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
-// xtime is an exact time: ps + frac/div picoseconds, div being the
+// pcieTime is an exact time: ps + frac/div picoseconds, div being the
 // denominator of the link's byte time (shared by both directions, so
 // times from either compare and carry exactly).
-type xtime struct {
+type pcieTime struct {
 	ps   rtlmodel.Time
 	frac uint64
 }
 
-func (a xtime) less(b xtime) bool { return a.ps < b.ps || (a.ps == b.ps && a.frac < b.frac) }
+func (a pcieTime) less(b pcieTime) bool { return a.ps < b.ps || (a.ps == b.ps && a.frac < b.frac) }
 
-// span is a reserved busy interval [start, end) of one direction.
-type span struct{ start, end xtime }
+// pcieSpan is a reserved busy interval [start, end) of one direction.
+type pcieSpan struct{ start, end pcieTime }
 
 // pcieDir is one direction of a PCIe link: the serialiser of TLP bytes
 // at an exact rate (one byte lasts k/div ps), kept as a sorted list of
@@ -32,29 +32,29 @@ type span struct{ start, end xtime }
 // before the current time are dropped. Steady state allocates nothing.
 type pcieDir struct {
 	k, div uint64
-	iv     []span // sorted, disjoint, non-touching; iv[head:] live
+	iv     []pcieSpan // sorted, disjoint, non-touching; iv[head:] live
 	head   int
-	last   xtime // end of the latest-ending reservation
+	last   pcieTime // end of the latest-ending reservation
 	tlps   uint64
 	bytes  uint64
 }
 
 func newPCIeDir(k, div uint64) pcieDir {
-	return pcieDir{k: k, div: div, iv: make([]span, 0, 16)}
+	return pcieDir{k: k, div: div, iv: make([]pcieSpan, 0, 16)}
 }
 
 // dur returns the exact time of n bytes.
-func (d *pcieDir) dur(n uint64) xtime {
+func (d *pcieDir) dur(n uint64) pcieTime {
 	hi, lo := bits.Mul64(n, d.k)
 	if hi >= d.div {
 		panic("nic400g: PCIe transfer time overflows uint64 picoseconds")
 	}
 	q, r := bits.Div64(hi, lo, d.div)
-	return xtime{rtlmodel.Time(q), r}
+	return pcieTime{rtlmodel.Time(q), r}
 }
 
-func (d *pcieDir) add(a, b xtime) xtime {
-	s := xtime{a.ps + b.ps, a.frac + b.frac}
+func (d *pcieDir) add(a, b pcieTime) pcieTime {
+	s := pcieTime{a.ps + b.ps, a.frac + b.frac}
 	if s.frac >= d.div {
 		s.ps++
 		s.frac -= d.div
@@ -64,7 +64,7 @@ func (d *pcieDir) add(a, b xtime) xtime {
 
 // prune drops the intervals that end at or before now.
 func (d *pcieDir) prune(now rtlmodel.Time) {
-	for d.head < len(d.iv) && !(xtime{now, 0}).less(d.iv[d.head].end) {
+	for d.head < len(d.iv) && !(pcieTime{now, 0}).less(d.iv[d.head].end) {
 		d.head++
 	}
 	if d.head == len(d.iv) {
@@ -77,7 +77,7 @@ func (d *pcieDir) prune(now rtlmodel.Time) {
 
 // send reserves tlps TLPs of n wire bytes starting no earlier than start
 // (which must not be before the pruning time) and returns the exact end.
-func (d *pcieDir) send(start xtime, tlps, n uint64) xtime {
+func (d *pcieDir) send(start pcieTime, tlps, n uint64) pcieTime {
 	l := d.dur(n)
 	t := start
 	i := d.head
@@ -117,14 +117,14 @@ func (d *pcieDir) send(start xtime, tlps, n uint64) xtime {
 	case joinNext:
 		d.iv[i].start = t
 	default:
-		d.iv = append(d.iv, span{})
+		d.iv = append(d.iv, pcieSpan{})
 		copy(d.iv[i+1:], d.iv[i:])
-		d.iv[i] = span{t, end}
+		d.iv[i] = pcieSpan{t, end}
 	}
 	return end
 }
 
 // reset forgets every reservation and count.
 func (d *pcieDir) reset() {
-	d.iv, d.head, d.last, d.tlps, d.bytes = d.iv[:0], 0, xtime{}, 0, 0
+	d.iv, d.head, d.last, d.tlps, d.bytes = d.iv[:0], 0, pcieTime{}, 0, 0
 }

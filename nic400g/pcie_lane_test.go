@@ -18,9 +18,9 @@ import (
 func TestPCIeDirFirstFit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	d := newPCIeDir(8125, 509) // a byte time with a prime denominator
-	var all []span
+	var all []pcieSpan
 	var now rtlmodel.Time
-	overlaps := func(s span, upto int) bool {
+	overlaps := func(s pcieSpan, upto int) bool {
 		for _, o := range all[:upto] {
 			if s.start.less(o.end) && o.start.less(s.end) {
 				return true
@@ -31,13 +31,13 @@ func TestPCIeDirFirstFit(t *testing.T) {
 	for i := 0; i < 1000; i++ {
 		now += rtlmodel.Time(rng.IntN(300))
 		d.prune(now)
-		start := xtime{now + rtlmodel.Time(rng.IntN(4))*rtlmodel.Time(rng.IntN(2000)), 0}
+		start := pcieTime{now + rtlmodel.Time(rng.IntN(4))*rtlmodel.Time(rng.IntN(2000)), 0}
 		n := uint64(1 + rng.IntN(200))
 		end := d.send(start, 1, n)
 		l := d.dur(n)
-		s := span{xtime{}, end}
+		s := pcieSpan{pcieTime{}, end}
 		// Recover the start from the end: end - l.
-		s.start = xtime{end.ps - l.ps, 0}
+		s.start = pcieTime{end.ps - l.ps, 0}
 		if end.frac >= l.frac {
 			s.start.frac = end.frac - l.frac
 		} else {
@@ -47,11 +47,11 @@ func TestPCIeDirFirstFit(t *testing.T) {
 		require.False(t, s.start.less(start), "reservation %d starts before its request", i)
 		require.False(t, overlaps(s, len(all)), "reservation %d overlaps", i)
 		// Earliest candidates: the request time and every earlier end.
-		for _, c := range append([]xtime{start}, ends(all)...) {
+		for _, c := range append([]pcieTime{start}, spanEnds(all)...) {
 			if c.less(start) || !c.less(s.start) {
 				continue
 			}
-			cand := span{c, d.add(c, l)}
+			cand := pcieSpan{c, d.add(c, l)}
 			require.True(t, overlaps(cand, len(all)), "reservation %d could have started at %v", i, c)
 		}
 		all = append(all, s)
@@ -63,8 +63,8 @@ func TestPCIeDirFirstFit(t *testing.T) {
 	assert.Less(t, len(d.iv), 64, "finished intervals are dropped")
 }
 
-func ends(all []span) []xtime {
-	out := make([]xtime, len(all))
+func spanEnds(all []pcieSpan) []pcieTime {
+	out := make([]pcieTime, len(all))
 	for i, s := range all {
 		out[i] = s.end
 	}

@@ -77,7 +77,7 @@ func (l *PCIeLink) postedWrite(d *pcieDir, start rtlmodel.Time, n uint64, tlpMax
 		return start
 	}
 	tlpMax = min(tlpMax, l.cfg.MPS)
-	end := d.send(xtime{start, 0}, ceilDiv(n, uint64(tlpMax)), l.cfg.splitWireBytes(n, tlpMax))
+	end := d.send(pcieTime{start, 0}, pcieCeilDiv(n, uint64(tlpMax)), l.cfg.splitWireBytes(n, tlpMax))
 	return end.ps + l.cfg.OneWay
 }
 
@@ -121,13 +121,13 @@ func (l *PCIeLink) read(start rtlmodel.Time, n uint64) rtlmodel.Time {
 	mrrs := uint64(c.MRRS)
 	reqBytes := uint64(c.MemOverhead())
 	turn := c.OneWay + c.CompleterLatency
-	var end xtime
+	var end pcieTime
 	for left := n; left > 0; {
 		r := min(left, mrrs)
 		left -= r
-		req := l.up.send(xtime{start, 0}, 1, reqBytes)
+		req := l.up.send(pcieTime{start, 0}, 1, reqBytes)
 		cpls := c.requestCpls(r)
-		e := l.down.send(xtime{req.ps + turn, req.frac}, cpls, r+cpls*uint64(c.CplOverhead()))
+		e := l.down.send(pcieTime{req.ps + turn, req.frac}, cpls, r+cpls*uint64(c.CplOverhead()))
 		if end.less(e) {
 			end = e
 		}

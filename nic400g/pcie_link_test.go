@@ -13,7 +13,7 @@ import (
 
 const pcieNS = rtlmodel.Nanosecond
 
-func newLink(t testing.TB, mod func(*PCIeConfig)) *PCIeLink {
+func newTestPCIeLink(t testing.TB, mod func(*PCIeConfig)) *PCIeLink {
 	c := DefaultPCIeConfig()
 	if mod != nil {
 		mod(&c)
@@ -23,14 +23,14 @@ func newLink(t testing.TB, mod func(*PCIeConfig)) *PCIeLink {
 	return l
 }
 
-// floorPS rounds an exact rational time down to whole ps.
-func floorPS(r serdes.Rat) rtlmodel.Time { return rtlmodel.Time(r.Num() / r.Den()) }
+// ratFloorPS rounds an exact rational time down to whole ps.
+func ratFloorPS(r serdes.Rat) rtlmodel.Time { return rtlmodel.Time(r.Num() / r.Den()) }
 
 // TestPCIeLinkPostedWrite: the known answer of a 4096-byte write on an
 // idle link, and a second one serialised behind it with the quarter
 // picosecond carried.
 func TestPCIeLinkPostedWrite(t *testing.T) {
-	l := newLink(t, nil)
+	l := newTestPCIeLink(t, nil)
 	assert.Equal(t, rtlmodel.Time(71093)+125*pcieNS, l.PostedWrite(0, 4096))
 	assert.Equal(t, rtlmodel.Time(142187)+125*pcieNS, l.PostedWrite(0, 4096), "71,093.75 × 2 = 142,187.5")
 	ps, num, den := l.Carried(Upstream)
@@ -47,7 +47,7 @@ func TestPCIeLinkPostedWrite(t *testing.T) {
 	def := DefaultPCIeConfig()
 	idle, err := def.IdlePostedWriteTime(64)
 	require.NoError(t, err)
-	assert.Equal(t, floorPS(def.WireTime(88))+125*pcieNS, idle)
+	assert.Equal(t, ratFloorPS(def.WireTime(88))+125*pcieNS, idle)
 
 	l.Reset()
 	assert.Equal(t, rtlmodel.Time(71093)+125*pcieNS, l.PostedWrite(0, 4096))
@@ -68,7 +68,7 @@ func TestPCIeLinkNoDrift(t *testing.T) {
 		{"gen5-dllp-1/63", func(c *PCIeConfig) { c.DLLPOverhead = serdes.NewRat(1, 63) }},
 		{"gen3-x8-dllp-3/97", func(c *PCIeConfig) { c.Gen, c.Lanes, c.DLLPOverhead = Gen3, 8, serdes.NewRat(3, 97) }},
 	} {
-		l := newLink(t, tc.mod)
+		l := newTestPCIeLink(t, tc.mod)
 		c := l.Config()
 		sizes := []uint64{4096, 64, 1500, 257}
 		var wire uint64
@@ -95,10 +95,10 @@ func TestPCIeLinkNoDrift(t *testing.T) {
 // 24-byte request (380.86 ps), OneWay, CompleterLatency, one 84-byte
 // completion (1,333.01 ps) and OneWay: 651,713 ps.
 func TestPCIeLinkReadKnownAnswer(t *testing.T) {
-	l := newLink(t, nil)
+	l := newTestPCIeLink(t, nil)
 	c := l.Config()
 	req, cpl := c.ReadWireTimes(64)
-	want := floorPS(req.Add(cpl)) + 2*c.OneWay + c.CompleterLatency
+	want := ratFloorPS(req.Add(cpl)) + 2*c.OneWay + c.CompleterLatency
 	assert.Equal(t, rtlmodel.Time(651713), want)
 	assert.Equal(t, want, l.Read(0, 64))
 	idle, err := c.IdleReadTime(64)
@@ -110,12 +110,12 @@ func TestPCIeLinkReadKnownAnswer(t *testing.T) {
 	// MPS, four at RCB.
 	qpc, err := c.IdleReadTime(256)
 	require.NoError(t, err)
-	assert.Equal(t, floorPS(c.WireTime(24).Add(c.WireTime(276)))+2*c.OneWay+c.CompleterLatency, qpc)
+	assert.Equal(t, ratFloorPS(c.WireTime(24).Add(c.WireTime(276)))+2*c.OneWay+c.CompleterLatency, qpc)
 	assert.True(t, qpc >= 600*pcieNS && qpc <= 900*pcieNS, "FACTS 5.1: 600–900 ns, got %v", qpc)
 	c.Completions = CplAtRCB
 	rcb, err := c.IdleReadTime(256)
 	require.NoError(t, err)
-	assert.Equal(t, floorPS(c.WireTime(24).Add(c.WireTime(4*84)))+2*c.OneWay+c.CompleterLatency, rcb)
+	assert.Equal(t, ratFloorPS(c.WireTime(24).Add(c.WireTime(4*84)))+2*c.OneWay+c.CompleterLatency, rcb)
 	assert.Greater(t, rcb, qpc, "RCB completions cost more link time")
 }
 
@@ -123,12 +123,12 @@ func TestPCIeLinkReadKnownAnswer(t *testing.T) {
 // and their completions stream on the downstream direction, which is the
 // bottleneck; a second read queues behind the first.
 func TestPCIeLinkReadPipelined(t *testing.T) {
-	l := newLink(t, nil)
+	l := newTestPCIeLink(t, nil)
 	c := l.Config()
 	const n = 64 << 10
 	got := l.Read(0, n)
 	first := c.WireTime(24) // completions of the first request wait for it
-	want := floorPS(first.Add(c.WireTime(c.CompletionWireBytes(n)))) + 2*c.OneWay + c.CompleterLatency
+	want := ratFloorPS(first.Add(c.WireTime(c.CompletionWireBytes(n)))) + 2*c.OneWay + c.CompleterLatency
 	assert.Equal(t, want, got)
 	tlps, bytes := l.Counts(Downstream)
 	assert.Equal(t, c.CompletionTLPs(n), tlps)
@@ -137,7 +137,7 @@ func TestPCIeLinkReadPipelined(t *testing.T) {
 	assert.Equal(t, uint64(128), tlps)
 
 	second := l.Read(0, n)
-	assert.Equal(t, floorPS(first.Add(c.WireTime(2*c.CompletionWireBytes(n))))+2*c.OneWay+c.CompleterLatency, second)
+	assert.Equal(t, ratFloorPS(first.Add(c.WireTime(2*c.CompletionWireBytes(n))))+2*c.OneWay+c.CompleterLatency, second)
 
 	// Streaming reads at 400 Gb/s of payload keep up on the default link.
 	rate := float64(2*n) / (float64(second-2*c.OneWay-c.CompleterLatency) / 1e12) / 1e9
@@ -147,11 +147,11 @@ func TestPCIeLinkReadPipelined(t *testing.T) {
 // TestPCIeLinkGapFill: a doorbell reserved after a read's completions but
 // starting before them goes first; one that does not fit in the gap waits.
 func TestPCIeLinkGapFill(t *testing.T) {
-	l := newLink(t, nil)
+	l := newTestPCIeLink(t, nil)
 	c := l.Config()
 	l.Read(0, 4096) // completions from ~525 ns on
 	db := l.HostWrite(0, 40*pcieNS, 64, 64)
-	assert.Equal(t, 40*pcieNS+floorPS(c.WireTime(88))+c.OneWay, db, "not held behind the completions")
+	assert.Equal(t, 40*pcieNS+ratFloorPS(c.WireTime(88))+c.OneWay, db, "not held behind the completions")
 	cplStart := rtlmodel.Time(380) + c.OneWay + c.CompleterLatency
 	// A write ending after the completions start cannot fit: it follows them.
 	late := l.HostWrite(10*pcieNS, cplStart-100, 4096, 4096)
@@ -161,7 +161,7 @@ func TestPCIeLinkGapFill(t *testing.T) {
 	l.Reset()
 	w := l.PostedWrite(0, 4096)
 	r := l.Read(0, 64)
-	assert.Equal(t, floorPS(c.WireTime(4480+24).Add(c.WireTime(84)))+2*c.OneWay+c.CompleterLatency, r)
+	assert.Equal(t, ratFloorPS(c.WireTime(4480+24).Add(c.WireTime(84)))+2*c.OneWay+c.CompleterLatency, r)
 	assert.Less(t, w, r)
 	assert.Panics(t, func() { l.HostWrite(100, 50, 8, 64) })
 	assert.Panics(t, func() { l.ReadAt(100, 50, 8) })
@@ -170,7 +170,7 @@ func TestPCIeLinkGapFill(t *testing.T) {
 // BenchmarkPCIePostedWrite measures one posted write of 4 KB on a busy
 // link (0 allocs/op).
 func BenchmarkPCIePostedWrite(b *testing.B) {
-	l := newLink(b, nil)
+	l := newTestPCIeLink(b, nil)
 	var now rtlmodel.Time
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
@@ -182,7 +182,7 @@ func BenchmarkPCIePostedWrite(b *testing.B) {
 // BenchmarkPCIeRead measures one 4 KB read (8 requests, 16 completions)
 // with reads overlapping in flight (0 allocs/op).
 func BenchmarkPCIeRead(b *testing.B) {
-	l := newLink(b, nil)
+	l := newTestPCIeLink(b, nil)
 	var now rtlmodel.Time
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
@@ -194,7 +194,7 @@ func BenchmarkPCIeRead(b *testing.B) {
 // TestPCIeLinkAllocations checks in the ordinary test run that the link's
 // hot paths allocate nothing.
 func TestPCIeLinkAllocations(t *testing.T) {
-	l := newLink(t, nil)
+	l := newTestPCIeLink(t, nil)
 	var now rtlmodel.Time
 	assert.Zero(t, testing.AllocsPerRun(10000, func() {
 		now += 60 * pcieNS

@@ -9,9 +9,9 @@ import (
 	"github.com/fabricmodel/fabricmodel/serdes"
 )
 
-// gBps returns a rate in GB/s (1e9 bytes per second), for comparisons
+// pcieGBps returns a rate in GB/s (1e9 bytes per second), for comparisons
 // with FACTS 5.2.
-func gBps(r serdes.Rate) float64 { return r.BitsPerSecond().Float64() / 8e9 }
+func pcieGBps(r serdes.Rate) float64 { return r.BitsPerSecond().Float64() / 8e9 }
 
 // TestPCIeRawRates: raw per-direction rates of x16 links of each
 // generation, exact for Gen5 (FACTS 5.2: 63.0 GB/s).
@@ -19,7 +19,7 @@ func TestPCIeRawRates(t *testing.T) {
 	c := DefaultPCIeConfig()
 	require.NoError(t, c.Validate())
 	assert.True(t, c.RawRate().Equal(serdes.RateOf(serdes.NewRat(32768_000_000_000, 65))))
-	assert.InDelta(t, 63.0, gBps(c.RawRate()), 0.05, "FACTS 5.2 raw per direction")
+	assert.InDelta(t, 63.0, pcieGBps(c.RawRate()), 0.05, "FACTS 5.2 raw per direction")
 	assert.Equal(t, serdes.NewRat(8125, 512), c.ByteTime(), "one TLP byte on Gen5 x16, ps")
 	for _, tc := range []struct {
 		gen  PCIeGen
@@ -28,11 +28,11 @@ func TestPCIeRawRates(t *testing.T) {
 		{Gen1, 4.0}, {Gen2, 8.0}, {Gen3, 15.754}, {Gen4, 31.508}, {Gen5, 63.015}, {Gen6, 118.0},
 	} {
 		c.Gen = tc.gen
-		assert.InDelta(t, tc.gbps, gBps(c.RawRate()), 0.001, tc.gen.String())
+		assert.InDelta(t, tc.gbps, pcieGBps(c.RawRate()), 0.001, tc.gen.String())
 	}
 	c = DefaultPCIeConfig()
 	c.Lanes = 4
-	assert.InDelta(t, 63.015/4, gBps(c.RawRate()), 0.001, "Gen5 x4")
+	assert.InDelta(t, 63.015/4, pcieGBps(c.RawRate()), 0.001, "Gen5 x4")
 }
 
 // TestPCIeTLPOverhead: 5–7 DW per TLP (S [R47]) by header size and ECRC.
@@ -70,24 +70,24 @@ func TestPCIeEfficiencyFACTS(t *testing.T) {
 	c := DefaultPCIeConfig()
 	assert.Equal(t, serdes.NewRat(256, 280), c.WriteEfficiency(256))
 	assert.Equal(t, serdes.NewRat(512, 536), c.WriteEfficiency(512))
-	at256, at512 := gBps(c.WritePayloadRate(256)), gBps(c.WritePayloadRate(512))
+	at256, at512 := pcieGBps(c.WritePayloadRate(256)), pcieGBps(c.WritePayloadRate(512))
 	assert.InDelta(t, 57.6, at256, 0.05)
 	assert.InDelta(t, 60.2, at512, 0.05)
-	raw := gBps(c.RawRate())
+	raw := pcieGBps(c.RawRate())
 	assert.InDelta(t, 0.79, 50/raw, 0.005, "50 GB/s of the raw link")
 	assert.InDelta(t, 0.87, 50/at256, 0.005, "50 GB/s of the MPS-256 link")
 	assert.InDelta(t, 0.83, 50/at512, 0.005, "50 GB/s of the MPS-512 link")
 
 	// Read data: completions at MPS carry 400 Gb/s, at RCB they do not.
-	assert.InDelta(t, 63.015*256/276, gBps(c.ReadPayloadRate()), 0.001)
+	assert.InDelta(t, 63.015*256/276, pcieGBps(c.ReadPayloadRate()), 0.001)
 	c.Completions = CplAtRCB
-	assert.InDelta(t, 48.01, gBps(c.ReadPayloadRate()), 0.01)
-	assert.Less(t, gBps(c.ReadPayloadRate()), 50.0)
+	assert.InDelta(t, 48.01, pcieGBps(c.ReadPayloadRate()), 0.01)
+	assert.Less(t, pcieGBps(c.ReadPayloadRate()), 50.0)
 
 	// DLLP overhead scales every figure.
 	c = DefaultPCIeConfig()
 	c.DLLPOverhead = serdes.NewRat(1, 64)
-	assert.InDelta(t, 57.61*63/64, gBps(c.WritePayloadRate(256)), 0.01)
+	assert.InDelta(t, 57.61*63/64, pcieGBps(c.WritePayloadRate(256)), 0.01)
 	assert.True(t, c.LinkRate().Equal(c.RawRate().Scale(serdes.NewRat(63, 64))))
 }
 

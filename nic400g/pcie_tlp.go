@@ -15,7 +15,7 @@ const DWBytes = 4
 // cplHeaderDW is the header size of a completion with data (U).
 const cplHeaderDW = 3
 
-func ceilDiv(n, d uint64) uint64 { return (n + d - 1) / d }
+func pcieCeilDiv(n, d uint64) uint64 { return (n + d - 1) / d }
 
 func (c *PCIeConfig) tlpOverhead(hdrDW uint32) uint32 {
 	o := c.Gen.FramingBytes() + hdrDW*DWBytes
@@ -50,7 +50,7 @@ func (c *PCIeConfig) CplSize() uint32 {
 }
 
 // WriteTLPs returns the TLPs of a posted write of n bytes: ⌈n/MPS⌉.
-func (c *PCIeConfig) WriteTLPs(n uint64) uint64 { return ceilDiv(n, uint64(c.MPS)) }
+func (c *PCIeConfig) WriteTLPs(n uint64) uint64 { return pcieCeilDiv(n, uint64(c.MPS)) }
 
 // WriteWireBytes returns the link bytes of a posted write of n bytes:
 // the payload plus MemOverhead per TLP.
@@ -62,12 +62,12 @@ func (c *PCIeConfig) WriteWireBytes(n uint64) uint64 {
 // into TLPs of at most tlpMax bytes (an MMIO write cut by the CPU's
 // write-combining buffer rather than by MPS).
 func (c *PCIeConfig) splitWireBytes(n uint64, tlpMax uint32) uint64 {
-	return n + ceilDiv(n, uint64(min(tlpMax, c.MPS)))*uint64(c.MemOverhead())
+	return n + pcieCeilDiv(n, uint64(min(tlpMax, c.MPS)))*uint64(c.MemOverhead())
 }
 
 // ReadRequests returns the read request TLPs of a read of n bytes:
 // ⌈n/MRRS⌉.
-func (c *PCIeConfig) ReadRequests(n uint64) uint64 { return ceilDiv(n, uint64(c.MRRS)) }
+func (c *PCIeConfig) ReadRequests(n uint64) uint64 { return pcieCeilDiv(n, uint64(c.MRRS)) }
 
 // ReadRequestWireBytes returns the link bytes of the read requests of a
 // read of n bytes (MemOverhead each; requests carry no payload).
@@ -76,7 +76,7 @@ func (c *PCIeConfig) ReadRequestWireBytes(n uint64) uint64 {
 }
 
 // requestCpls returns the completions of one request of r bytes.
-func (c *PCIeConfig) requestCpls(r uint64) uint64 { return ceilDiv(r, uint64(c.CplSize())) }
+func (c *PCIeConfig) requestCpls(r uint64) uint64 { return pcieCeilDiv(r, uint64(c.CplSize())) }
 
 // CompletionTLPs returns the completion TLPs returned for a read of n
 // bytes: each MRRS request is split at CplSize.
