@@ -10,8 +10,18 @@ type TransferEvent struct {
 	Cycle  uint64 // sender's cycle
 	Time   Time   // sender's edge time
 	Arrive Time   // when the receiver sees it
-	Item   string // the item, rendered by the link's Format
+
+	item   any
+	render func(any) string
 }
+
+// Value returns the item itself.
+func (ev *TransferEvent) Value() any { return ev.item }
+
+// Item renders the item with the link's Format (or fmt.Sprint). Rendering
+// happens only when a listener asks, so hooks that need only times and
+// names stay cheap.
+func (ev *TransferEvent) Item() string { return ev.render(ev.item) }
 
 // Hooks is the engine's hook bus. With nothing registered, every hook
 // point costs one nil check: items are rendered only when someone listens.

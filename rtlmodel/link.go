@@ -285,7 +285,7 @@ func (l *Link[T]) commit(e *Engine) {
 			if e.hooks.transfer != nil {
 				e.hooks.fireTransfer(&TransferEvent{Link: l.name, From: l.from.cs.path, To: l.to.cs.path,
 					Domain: l.from.cs.dom.name, Cycle: l.from.cs.dom.CycleAt(e.now), Time: e.now, Arrive: at,
-					Item: l.format(f.item)})
+					item: f.item, render: l.renderAny})
 			}
 			if at != l.wakeAt {
 				l.wakeAt = at
@@ -318,6 +318,9 @@ func (l *Link[T]) waitingOn() string {
 	}
 	return ""
 }
+
+// renderAny renders an item passed as any (TransferEvent.Item).
+func (l *Link[T]) renderAny(v any) string { return l.format(v.(T)) }
 
 // format renders an item for a trace.
 func (l *Link[T]) format(v T) string {

@@ -56,7 +56,7 @@ func (s *TraceSink) Write(ev *TransferEvent) {
 	b = append(b, `,"arr":`...)
 	b = strconv.AppendUint(b, uint64(ev.Arrive), 10)
 	b = append(b, `,"item":`...)
-	b = appendJSONString(b, ev.Item)
+	b = appendJSONString(b, ev.Item())
 	b = append(b, "}\n"...)
 	s.buf = b
 	_, s.err = s.w.Write(b)
