@@ -119,6 +119,14 @@ func (w *Wire) setLanes(g LaneGroup) {
 	w.head = ceilPS(g.MACRate().SerialTime((w.pre + uint64(w.cfg.CutThroughBytes)) * 8))
 }
 
+// SetCutThrough sets how many leading bytes the receiving MAC needs before
+// it passes a frame on (0: the whole frame): the receiver's property,
+// known once the link's far end is.
+func (w *Wire) SetCutThrough(bytes int) {
+	w.cfg.CutThroughBytes = bytes
+	w.setLanes(w.lanes)
+}
+
 // Lanes returns the lane group in force.
 func (w *Wire) Lanes() LaneGroup { return w.lanes }
 
