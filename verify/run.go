@@ -1,0 +1,278 @@
+package verify
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel/vcd"
+)
+
+// RunFile checks the VCD file at path against the signal map m.
+func RunFile(m *Map, path string) (*Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Run(m, f, path)
+}
+
+// checker holds the state of one run.
+type checker struct {
+	m      *Map
+	block  *Block
+	model  Model
+	in     *portReader
+	out    *portReader
+	sb     scoreboard
+	reset  probe
+	rstLvl byte
+	minLat uint64
+	span   uint64
+	ts     vcd.Timescale
+	ctx    int
+	res    Result
+	rows   []Row // the last ctx rows before the current one
+	outBuf []Txn
+	inRst  bool
+}
+
+// Run reads a VCD from r (named name in errors) and checks it against the
+// signal map m. It returns an error for input it cannot use (a malformed
+// VCD, a mapped signal the VCD does not have); a divergence is not an
+// error but part of the Result.
+func Run(m *Map, r io.Reader, name string) (*Result, error) {
+	rd, err := vcd.NewReader(r, vcd.WithName(name))
+	if err != nil {
+		return nil, err
+	}
+	c, s, err := newChecker(m, rd)
+	if err != nil {
+		return nil, err
+	}
+	return c.run(s)
+}
+
+func newChecker(m *Map, rd *vcd.Reader) (*checker, *Sampler, error) {
+	b, err := LookupBlock(m.Block)
+	if err != nil {
+		return nil, nil, m.errAt(m.lines["block"], "%v", err)
+	}
+	p, err := b.Resolve(m.Params)
+	if err != nil {
+		return nil, nil, m.errAt(m.lines["params"], "%v", err)
+	}
+	model, err := b.New(p)
+	if err != nil {
+		return nil, nil, m.errAt(m.lines["params"], "%v", err)
+	}
+	bd := &binder{m: m, h: rd.Header()}
+	clk, err := bd.bindBit(m.Clock.Signal, "clock")
+	if err != nil {
+		return nil, nil, err
+	}
+	if clk.constant {
+		return nil, nil, m.errAt(m.Clock.Signal.Line, "clock: a constant cannot clock anything")
+	}
+	c := &checker{m: m, block: b, model: model, ts: rd.Header().Timescale, ctx: defaultContext, rstLvl: '1'}
+	if m.Compare.Context != nil {
+		c.ctx = *m.Compare.Context
+	}
+	if m.Reset != nil {
+		if c.reset, err = bd.bindBit(m.Reset.Signal, "reset"); err != nil {
+			return nil, nil, err
+		}
+		if m.Reset.Active == "low" {
+			c.rstLvl = '0'
+		}
+	}
+	if c.in, err = bindPort(bd, "input", &m.Input, &b.Input); err != nil {
+		return nil, nil, err
+	}
+	if c.out, err = bindPort(bd, "output", &m.Output, &b.Output); err != nil {
+		return nil, nil, err
+	}
+	s := newSampler(rd, bd.sigs, clk, m.Clock.Edge == "falling")
+	bd.fix(s, append(append([]*probe{&s.clk, &c.reset}, c.in.probes()...), c.out.probes()...)...)
+	cmp := newComparer(&b.Output, &m.Output, c.out)
+	c.minLat = m.Compare.Latency
+	c.res = Result{Block: b.Name, Mode: "exact"}
+	switch m.Compare.Mode {
+	case ModeWindow:
+		c.span = m.Compare.MaxLatency - m.Compare.Latency
+		c.sb = &inOrder{c: cmp}
+		c.res.Mode = fmt.Sprintf("in order, %d to %d cycles", m.Compare.Latency, m.Compare.MaxLatency)
+	case ModeKey:
+		k := b.Output.field(m.Compare.Key)
+		c.sb = &byKey{c: cmp, key: k, keyW: b.Output.Fields[k].Width, maxLat: m.Compare.MaxLatency != 0}
+		if m.Compare.MaxLatency != 0 {
+			c.span = m.Compare.MaxLatency - m.Compare.Latency
+		}
+		c.res.Mode = "out of order by " + m.Compare.Key
+	default:
+		c.sb = &inOrder{c: cmp}
+		c.res.Mode = fmt.Sprintf("in order, cycle-exact, latency %d", m.Compare.Latency)
+	}
+	return c, s, nil
+}
+
+// timeText formats a VCD time with its timescale.
+func (c *checker) timeText(t uint64) string {
+	if c.ts.IsZero() {
+		return fmt.Sprintf("%d", t)
+	}
+	return fmt.Sprintf("%d%s", t*uint64(c.ts.Magnitude), c.ts.Unit)
+}
+
+func (c *checker) run(s *Sampler) (*Result, error) {
+	for {
+		ok, err := s.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		row, d := c.cycle(s)
+		if d == nil {
+			c.push(row)
+			continue
+		}
+		d.Cycle, d.Time, d.TimeText = s.Cycle, s.Time, c.timeText(s.Time)
+		row.Here = true
+		d.Window = append(append(d.Window, c.rows...), row)
+		if err := c.after(s, d); err != nil {
+			return nil, err
+		}
+		c.res.Divergence = d
+		return &c.res, nil
+	}
+	if left := c.sb.left(); len(left) > 0 {
+		d := missing(c.sb.comparerOf(), left[0])
+		d.Detail += fmt.Sprintf("; the trace ended at cycle %d with %d expected outputs never seen", c.res.Cycles-1, len(left))
+		if c.res.Cycles > 0 {
+			d.Cycle = c.res.Cycles - 1
+		}
+		d.Time, d.TimeText = s.Time, c.timeText(s.Time)
+		d.Window = c.rows
+		c.res.Divergence = d
+	}
+	return &c.res, nil
+}
+
+func (s *inOrder) comparerOf() *comparer { return s.c }
+func (s *byKey) comparerOf() *comparer   { return s.c }
+
+func (c *checker) push(r Row) {
+	if c.ctx == 0 {
+		return
+	}
+	if len(c.rows) == c.ctx {
+		copy(c.rows, c.rows[1:])
+		c.rows = c.rows[:c.ctx-1]
+	}
+	c.rows = append(c.rows, r)
+}
+
+// after collects the rows that follow a divergence, without checking.
+func (c *checker) after(s *Sampler, d *Divergence) error {
+	for i := 0; i < c.ctx; i++ {
+		ok, err := s.Next()
+		if err != nil || !ok {
+			return err
+		}
+		r := Row{Cycle: s.Cycle, Time: s.Time, TimeText: c.timeText(s.Time), Reset: c.inReset(s)}
+		if t, _ := c.in.sample(s.pre, s.Cycle, s.Time, true); t != nil {
+			r.Input = formatTxn(&c.block.Input, t)
+		}
+		for _, p := range c.sb.dueAt(s.Cycle) {
+			r.Expected = append(r.Expected, formatTxn(&c.block.Output, &p.txn))
+		}
+		if t, iss := c.out.sample(s.pre, s.Cycle, s.Time, false); t != nil {
+			r.Observed = formatTxn(&c.block.Output, t)
+		} else if iss != nil {
+			r.Observed = iss.what + "=" + iss.value
+		}
+		d.Window = append(d.Window, r)
+	}
+	return nil
+}
+
+func (c *checker) inReset(s *Sampler) bool {
+	if !c.reset.set {
+		return false
+	}
+	v := c.reset.bit(s.pre)
+	return v == c.rstLvl || (v != '0' && v != '1')
+}
+
+// cycle processes one edge: reset, input, model, output, deadlines.
+func (c *checker) cycle(s *Sampler) (Row, *Divergence) {
+	c.res.Cycles++
+	row := Row{Cycle: s.Cycle, Time: s.Time, TimeText: c.timeText(s.Time)}
+	if c.inReset(s) {
+		row.Reset = true
+		c.res.ResetCycles++
+		if !c.inRst {
+			c.model.Reset()
+			c.sb.reset()
+			c.in.reset()
+			c.out.reset()
+			c.inRst = true
+		}
+		return row, nil
+	}
+	c.inRst = false
+	in, iss := c.in.sample(s.pre, s.Cycle, s.Time, true)
+	if iss != nil {
+		return row, &Divergence{Kind: KindXInput, Signal: iss.signal, Expected: "0 or 1", Got: iss.value,
+			Detail: "x/z on the input " + iss.what + " while the block is out of reset"}
+	}
+	if in != nil {
+		row.Input = formatTxn(&c.block.Input, in)
+		if d := c.apply(in); d != nil {
+			return row, d
+		}
+	}
+	for _, p := range c.sb.dueAt(s.Cycle) {
+		row.Expected = append(row.Expected, formatTxn(&c.block.Output, &p.txn))
+	}
+	got, iss := c.out.sample(s.pre, s.Cycle, s.Time, false)
+	if iss != nil {
+		row.Observed = iss.what + "=" + iss.value
+		return row, &Divergence{Kind: KindX, Signal: iss.signal, Expected: "0 or 1", Got: iss.value,
+			Detail: "x/z on the output " + iss.what + " while the block is out of reset"}
+	}
+	if got != nil {
+		row.Observed = formatTxn(&c.block.Output, got)
+		idx := c.res.Outputs
+		c.res.Outputs++
+		if d := c.sb.observe(got, idx); d != nil {
+			return row, d
+		}
+		c.res.Matched++
+	}
+	return row, c.sb.tick(s.Cycle)
+}
+
+// apply runs the model on one input and queues what it expects.
+func (c *checker) apply(in *Txn) *Divergence {
+	c.res.Inputs++
+	if in.User != 0 {
+		c.res.Dropped++
+		return nil
+	}
+	var err error
+	c.outBuf, err = c.model.Apply(in, c.outBuf[:0])
+	if err != nil {
+		return &Divergence{Kind: KindModel, Signal: c.in.valid.name, Expected: "an input the golden model accepts",
+			Got: formatTxn(&c.block.Input, in), Detail: err.Error()}
+	}
+	for _, o := range c.outBuf {
+		due := in.Cycle + c.minLat
+		c.sb.expect(pending{txn: o, in: in.Cycle, due: due, deadline: due + c.span, index: c.res.Expected})
+		c.res.Expected++
+	}
+	return nil
+}
