@@ -1,0 +1,212 @@
+package nic400g
+
+import "github.com/fabricmodel/fabricmodel/rtlmodel"
+
+// EQDSSender is the sender side of the receiver-credit scheme in the style
+// of EQDS (FACTS 2.5, htsim S [R19]) behind CongestionControl. A new flow
+// may send SpeculativeBytes unsolicited (the speculative first window);
+// after that it sends only against credit the receiver grants, in pulls
+// (OnPull) or piggy-backed on ACKs (AckEvent.Credit). A trimmed packet's
+// NACK (OnNACK, or OnLoss with LossTrimmed) takes its bytes out of flight
+// and queues them for retransmission; the receiver, having seen the
+// trimmed header, pulls for them, and the bytes of the next sends count
+// as retransmissions first. A retransmission timeout (at least MinRTO,
+// RFC 6298-style estimate from the RTT samples, doubled per expiry) moves
+// everything in flight to the retransmission queue.
+//
+// Accounting, all in bytes: credit received (speculative allowance plus
+// grants) = credit spent + credit held; sent = in flight + ACKed + moved
+// to retransmission. The owner keeps the sender's backlog and asks the
+// receiver for credit for it (RecvCreditPacer.Request), net of the
+// speculative window. No allocation after Init.
+type EQDSSender struct {
+	p *EQDSParams
+
+	spec, credit  uint64 // speculative allowance left, granted credit held
+	inFlight, rtx uint64 // bytes in flight, bytes waiting for retransmission
+	window        uint64 // min(MaxWindow, MaxInFlightPackets·MSS)
+
+	srtt, rttvar rtlmodel.Time
+	backoff      uint
+	rtoAt        rtlmodel.Time
+
+	counts EQDSSenderCounts
+}
+
+// EQDSSenderCounts are the byte and event counters of an EQDSSender.
+type EQDSSenderCounts struct {
+	// Granted is the credit received from the receiver; Speculative the
+	// first-window allowance; Spent the credit and allowance used.
+	Granted, Speculative, Spent uint64
+	// Sent is all bytes sent, Retransmitted the part that were
+	// retransmissions, Acked the bytes ACKed.
+	Sent, Retransmitted, Acked uint64
+	// Trimmed is the bytes NACKed as trimmed; Trims and Timeouts count
+	// the events.
+	Trimmed, Trims, Timeouts uint64
+}
+
+// NewEQDSSender returns a sender with its speculative window. p must be
+// valid (EQDSParams.Validate) and must not change while in use.
+func NewEQDSSender(p *EQDSParams) *EQDSSender {
+	s := &EQDSSender{}
+	s.Init(p)
+	return s
+}
+
+// Init resets s to a new flow with parameters p.
+func (s *EQDSSender) Init(p *EQDSParams) {
+	*s = EQDSSender{
+		p:      p,
+		spec:   p.SpeculativeBytes,
+		window: min(p.MaxWindow, uint64(p.MaxInFlightPackets)*uint64(p.MSS)),
+		rtoAt:  rtlmodel.Forever,
+	}
+	s.counts.Speculative = p.SpeculativeBytes
+}
+
+// Name returns "eqds".
+func (s *EQDSSender) Name() string { return "eqds" }
+
+// Speculating reports whether the speculative allowance is not used up.
+func (s *EQDSSender) Speculating() bool { return s.spec != 0 }
+
+// Credit returns the bytes the sender may send now before the window
+// cap: speculative allowance left plus granted credit held.
+func (s *EQDSSender) Credit() uint64 { return s.spec + s.credit }
+
+// InFlight returns the bytes sent and not yet ACKed, NACKed or timed out.
+func (s *EQDSSender) InFlight() uint64 { return s.inFlight }
+
+// RetransmitPending returns the bytes waiting for retransmission.
+func (s *EQDSSender) RetransmitPending() uint64 { return s.rtx }
+
+// CanSend reports whether a packet of bytes may leave now: enough credit
+// and room in the window.
+func (s *EQDSSender) CanSend(bytes uint32) bool {
+	b := uint64(bytes)
+	return s.spec+s.credit >= b && s.inFlight+b <= s.window
+}
+
+// Window returns the bytes the sender may have in flight now: in flight
+// plus credit, capped at the window.
+func (s *EQDSSender) Window() uint64 { return min(s.inFlight+s.spec+s.credit, s.window) }
+
+// Rate returns 0: the receiver paces, the sender is not rate-limited.
+func (s *EQDSSender) Rate() Kbps { return 0 }
+
+// Counts returns the counters.
+func (s *EQDSSender) Counts() EQDSSenderCounts { return s.counts }
+
+// RTO returns the current retransmission timeout.
+func (s *EQDSSender) RTO() rtlmodel.Time {
+	rto := s.p.MinRTO
+	if s.srtt != 0 {
+		rto = max(rto, s.srtt+4*s.rttvar)
+	}
+	return rto << s.backoff
+}
+
+// OnSend spends credit for bytes leaving at now: the speculative
+// allowance first, then granted credit; bytes count as retransmissions
+// while any are pending. Sending without credit (see CanSend) spends
+// what there is; the shortfall shows as Sent − Spent.
+func (s *EQDSSender) OnSend(now rtlmodel.Time, bytes uint32) {
+	b := uint64(bytes)
+	fromSpec := min(s.spec, b)
+	s.spec -= fromSpec
+	fromCredit := min(s.credit, b-fromSpec)
+	s.credit -= fromCredit
+	s.counts.Spent += fromSpec + fromCredit
+	r := min(s.rtx, b)
+	s.rtx -= r
+	s.counts.Retransmitted += r
+	s.counts.Sent += b
+	s.inFlight += b
+	if s.rtoAt == rtlmodel.Forever {
+		s.rtoAt = now + s.RTO()
+	}
+}
+
+// OnPull adds credit granted by the receiver in a pull.
+func (s *EQDSSender) OnPull(_ rtlmodel.Time, credit uint64) {
+	s.credit += credit
+	s.counts.Granted += credit
+}
+
+// OnAck takes ev.AckedBytes out of flight, adds ev.Credit, feeds the RTT
+// sample to the RTO estimate and restarts the timer.
+func (s *EQDSSender) OnAck(now rtlmodel.Time, ev *AckEvent) {
+	if ev.Credit != 0 {
+		s.OnPull(now, ev.Credit)
+	}
+	a := min(s.inFlight, ev.AckedBytes)
+	s.inFlight -= a
+	s.counts.Acked += a
+	if r := ev.RTT; r != 0 {
+		if s.srtt == 0 {
+			s.srtt, s.rttvar = r, r/2
+		} else {
+			d := max(s.srtt, r) - min(s.srtt, r)
+			s.rttvar = s.rttvar - s.rttvar/4 + d/4
+			s.srtt = s.srtt - s.srtt/8 + r/8
+		}
+	}
+	if a != 0 {
+		s.backoff = 0
+	}
+	s.restart(now)
+}
+
+func (s *EQDSSender) restart(now rtlmodel.Time) {
+	if s.inFlight == 0 {
+		s.rtoAt = rtlmodel.Forever
+		return
+	}
+	s.rtoAt = now + s.RTO()
+}
+
+// OnNACK processes the NACK of a trimmed packet of bytes payload: they
+// leave the flight and wait for retransmission against the credit the
+// receiver will pull with.
+func (s *EQDSSender) OnNACK(now rtlmodel.Time, bytes uint32) {
+	b := min(s.inFlight, uint64(bytes))
+	s.inFlight -= b
+	s.rtx += b
+	s.counts.Trimmed += b
+	s.counts.Trims++
+	s.restart(now)
+}
+
+// OnLoss handles a loss signal: a NACK or trim as OnNACK of one MSS, a
+// timeout as an expiry of the timer at now.
+func (s *EQDSSender) OnLoss(now rtlmodel.Time, kind LossKind) {
+	if kind == LossTimeout {
+		s.timeout(now)
+		return
+	}
+	s.OnNACK(now, s.p.MSS)
+}
+
+// OnCNP is ignored: EQDS takes no CNPs.
+func (s *EQDSSender) OnCNP(rtlmodel.Time) {}
+
+// Advance runs the retransmission timer up to now.
+func (s *EQDSSender) Advance(now rtlmodel.Time) {
+	if s.rtoAt <= now {
+		s.timeout(now)
+	}
+}
+
+func (s *EQDSSender) timeout(rtlmodel.Time) {
+	s.rtx += s.inFlight
+	s.inFlight = 0
+	s.counts.Timeouts++
+	s.backoff = min(s.backoff+1, 6)
+	s.rtoAt = rtlmodel.Forever
+}
+
+// NextEvent returns the retransmission timer's expiry, or Forever.
+func (s *EQDSSender) NextEvent() rtlmodel.Time { return s.rtoAt }
+
+var _ CongestionControl = (*EQDSSender)(nil)
