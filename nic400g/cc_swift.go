@@ -2,6 +2,7 @@ package nic400g
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
@@ -149,10 +150,13 @@ func (s *Swift) Rate() Kbps {
 	return min(Kbps(ccMulDiv(s.cwnd, 8e9, uint64(s.pacingRTT())<<SwiftFracBits)), s.p.LineRate)
 }
 
-// ccISqrt is ⌊√x⌋ by the bit-by-bit method (32 fixed steps).
+// ccISqrt is ⌊√x⌋ by the bit-by-bit method, one step per two bits of x.
 func ccISqrt(x uint64) uint64 {
+	if x == 0 {
+		return 0
+	}
 	var r uint64
-	for bit := uint64(1) << 62; bit != 0; bit >>= 2 {
+	for bit := uint64(1) << ((bits.Len64(x) - 1) &^ 1); bit != 0; bit >>= 2 {
 		if x >= r+bit {
 			x -= r + bit
 			r = r>>1 + bit
