@@ -98,6 +98,13 @@ func TestHostReceiveCompletion(t *testing.T) {
 	assert.Equal(t, pcieWire(4480+88)+155*pcieNS, cqe)
 	assert.Greater(t, cqe, w)
 	assert.Equal(t, cqe, h.Last(OpCQE).Time())
+
+	// The CQE stays behind its data when a WQE read request reserved for
+	// later leaves a gap upstream that the CQE alone would fit.
+	h = newTestHost(t, func(c *HostConfig) { c.InlineMax = 0 })
+	h.Doorbell(0, 64) // WQE read request at 165.5 ns
+	data, visible = h.Complete(100*pcieNS, 4096)
+	assert.Greater(t, visible, data+h.Config().PollLatency)
 }
 
 // TestHostQPCFetch: the QP context miss is one read round trip of 256

@@ -28,15 +28,32 @@ type pcieSpan struct{ start, end pcieTime }
 // completer) leaves a gap that a later reservation with an earlier start
 // (a doorbell) may fill if it fits whole, so the order of reservation does
 // not hold back traffic that the link would have sent first. A transfer
-// is never split around a reserved interval. Intervals that end at or
-// before the current time are dropped. Steady state allocates nothing.
+// is never split around a reserved interval, so a long transfer that does
+// not fit a gap waits after it while a later, shorter one may use it.
+//
+// PCIe ordering (U, the specification's ordering table): posted writes
+// of one direction go in the order they are reserved, and no request or
+// completion passes a posted write, so a CQE never overtakes its data and
+// a read request pushes earlier writes. The model keeps the requested
+// start and the end of the latest posted write: a posted write starts no
+// earlier than that end, and any other transfer whose requested start is
+// at or after that write's requested start does too. This is exact while
+// posted writes are requested in nondecreasing start order and other
+// transfers request starts no earlier than the latest posted write's, as
+// every caller in this package does (posted writes at the call time or a
+// fixed MMIO delay after it, completions a round trip later).
+//
+// Intervals that end at or before the current time are dropped. Steady
+// state allocates nothing.
 type pcieDir struct {
 	k, div uint64
 	iv     []pcieSpan // sorted, disjoint, non-touching; iv[head:] live
 	head   int
 	last   pcieTime // end of the latest-ending reservation
-	tlps   uint64
-	bytes  uint64
+	// requested start and end of the latest posted write
+	postedReq, postedEnd pcieTime
+	tlps                 uint64
+	bytes                uint64
 }
 
 func newPCIeDir(k, div uint64) pcieDir {
@@ -76,9 +93,14 @@ func (d *pcieDir) prune(now rtlmodel.Time) {
 }
 
 // send reserves tlps TLPs of n wire bytes starting no earlier than start
-// (which must not be before the pruning time) and returns the exact end.
-func (d *pcieDir) send(start pcieTime, tlps, n uint64) pcieTime {
+// (which must not be before the pruning time) and the ordering floor, and
+// returns the exact end. posted marks a posted write.
+func (d *pcieDir) send(start pcieTime, tlps, n uint64, posted bool) pcieTime {
 	l := d.dur(n)
+	req := start
+	if (posted || !req.less(d.postedReq)) && start.less(d.postedEnd) {
+		start = d.postedEnd
+	}
 	t := start
 	i := d.head
 	if k := len(d.iv) - 1; k >= i && !start.less(d.iv[k].start) {
@@ -105,6 +127,12 @@ func (d *pcieDir) send(start pcieTime, tlps, n uint64) pcieTime {
 	if d.last.less(end) {
 		d.last = end
 	}
+	if posted {
+		d.postedEnd = end
+		if d.postedReq.less(req) {
+			d.postedReq = req
+		}
+	}
 	// Insert [t, end) before index i, merging with touching neighbours.
 	joinPrev := i > d.head && d.iv[i-1].end == t
 	joinNext := i < len(d.iv) && d.iv[i].start == end
@@ -127,4 +155,5 @@ func (d *pcieDir) send(start pcieTime, tlps, n uint64) pcieTime {
 // reset forgets every reservation and count.
 func (d *pcieDir) reset() {
 	d.iv, d.head, d.last, d.tlps, d.bytes = d.iv[:0], 0, pcieTime{}, 0, 0
+	d.postedReq, d.postedEnd = pcieTime{}, pcieTime{}
 }

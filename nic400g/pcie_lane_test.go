@@ -33,7 +33,7 @@ func TestPCIeDirFirstFit(t *testing.T) {
 		d.prune(now)
 		start := pcieTime{now + rtlmodel.Time(rng.IntN(4))*rtlmodel.Time(rng.IntN(2000)), 0}
 		n := uint64(1 + rng.IntN(200))
-		end := d.send(start, 1, n)
+		end := d.send(start, 1, n, false)
 		l := d.dur(n)
 		s := pcieSpan{pcieTime{}, end}
 		// Recover the start from the end: end - l.

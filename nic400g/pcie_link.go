@@ -32,6 +32,8 @@ func (d PCIeDirection) String() string {
 // carried fraction of a picosecond), and a TLP is usable at the far end
 // OneWay after its last byte is serialised. Read completions leave the
 // root complex CompleterLatency after their request arrives there.
+// Within a direction, posted writes keep their order and no request or
+// completion passes a posted write requested before it (see pcieDir).
 //
 // The owning component calls it from its Eval with the current time; the
 // now of successive calls must not decrease (a call with an earlier now
@@ -77,7 +79,7 @@ func (l *PCIeLink) postedWrite(d *pcieDir, start rtlmodel.Time, n uint64, tlpMax
 		return start
 	}
 	tlpMax = min(tlpMax, l.cfg.MPS)
-	end := d.send(pcieTime{start, 0}, pcieCeilDiv(n, uint64(tlpMax)), l.cfg.splitWireBytes(n, tlpMax))
+	end := d.send(pcieTime{start, 0}, pcieCeilDiv(n, uint64(tlpMax)), l.cfg.splitWireBytes(n, tlpMax), true)
 	return end.ps + l.cfg.OneWay
 }
 
@@ -125,9 +127,9 @@ func (l *PCIeLink) read(start rtlmodel.Time, n uint64) rtlmodel.Time {
 	for left := n; left > 0; {
 		r := min(left, mrrs)
 		left -= r
-		req := l.up.send(pcieTime{start, 0}, 1, reqBytes)
+		req := l.up.send(pcieTime{start, 0}, 1, reqBytes, false)
 		cpls := c.requestCpls(r)
-		e := l.down.send(pcieTime{req.ps + turn, req.frac}, cpls, r+cpls*uint64(c.CplOverhead()))
+		e := l.down.send(pcieTime{req.ps + turn, req.frac}, cpls, r+cpls*uint64(c.CplOverhead()), false)
 		if end.less(e) {
 			end = e
 		}

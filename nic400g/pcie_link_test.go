@@ -167,6 +167,30 @@ func TestPCIeLinkGapFill(t *testing.T) {
 	assert.Panics(t, func() { l.ReadAt(100, 50, 8) })
 }
 
+// TestPCIeLinkOrdering: posted writes keep their order and requests do
+// not pass them, even where a gap before a later-starting reservation
+// would fit the smaller transfer.
+func TestPCIeLinkOrdering(t *testing.T) {
+	l := newTestPCIeLink(t, nil)
+	c := l.Config()
+	// A read request reserved for 165 ns leaves a gap before it upstream.
+	l.ReadAt(0, 165*pcieNS, 64)
+	data := l.PostedWrite(100*pcieNS, 4096) // 71 ns: does not fit the gap
+	assert.Equal(t, 165*pcieNS+ratFloorPS(c.WireTime(24).Add(c.WireTime(4480)))+c.OneWay, data)
+	cqe := l.PostedWrite(100*pcieNS, 64) // would fit the gap, must not pass
+	assert.Equal(t, 165*pcieNS+ratFloorPS(c.WireTime(24+4480+88))+c.OneWay, cqe)
+	rd := l.Read(100*pcieNS, 64) // a read request pushes the writes
+	assert.Greater(t, rd, cqe+c.CompleterLatency)
+
+	// Downstream: a completion does not pass an MMIO write requested
+	// before it.
+	l.Reset()
+	mmio := l.HostWrite(0, 500*pcieNS, 4096, 4096) // 16 TLPs until 571.1 ns
+	got := l.Read(0, 64)                           // completion ready at 525.4 ns
+	assert.Equal(t, 500*pcieNS+ratFloorPS(c.WireTime(4480))+c.OneWay, mmio)
+	assert.Equal(t, 500*pcieNS+ratFloorPS(c.WireTime(4480+84))+c.OneWay, got)
+}
+
 // BenchmarkPCIePostedWrite measures one posted write of 4 KB on a busy
 // link (0 allocs/op).
 func BenchmarkPCIePostedWrite(b *testing.B) {
