@@ -70,3 +70,44 @@ func spanEnds(all []pcieSpan) []pcieTime {
 	}
 	return out
 }
+
+// TestPCIeDirOrdering: with posted writes mixed in, reservations never
+// overlap, posted writes end in the order they were reserved, and a
+// transfer requested at or after the latest posted write's request
+// starts after that write ends.
+func TestPCIeDirOrdering(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	d := newPCIeDir(8125, 509)
+	var all []pcieSpan
+	var now rtlmodel.Time
+	var postedReq, postedEnd pcieTime
+	for i := 0; i < 1000; i++ {
+		now += rtlmodel.Time(rng.IntN(300))
+		d.prune(now)
+		posted := rng.IntN(2) == 0
+		start := pcieTime{now, 0}
+		if !posted {
+			start.ps += rtlmodel.Time(rng.IntN(3000))
+		}
+		n := uint64(1 + rng.IntN(200))
+		end := d.send(start, 1, n, posted)
+		l := d.dur(n)
+		s := pcieSpan{pcieTime{end.ps - l.ps, 0}, end}
+		if end.frac >= l.frac {
+			s.start.frac = end.frac - l.frac
+		} else {
+			s.start.ps--
+			s.start.frac = end.frac + d.div - l.frac
+		}
+		for _, o := range all {
+			require.False(t, s.start.less(o.end) && o.start.less(s.end), "reservation %d overlaps", i)
+		}
+		if posted || !start.less(postedReq) {
+			require.False(t, s.start.less(postedEnd), "reservation %d passes a posted write", i)
+		}
+		if posted {
+			postedReq, postedEnd = start, end
+		}
+		all = append(all, s)
+	}
+}
