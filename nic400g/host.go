@@ -32,13 +32,26 @@ const (
 // 5.2, 6.2). The times come from the PCIe and host models, never from
 // these texts.
 const (
+	// HostStageDoorbellInline is the doorbell written with its WQE,
+	// from the CPU's store to the WQE at the NIC (FACTS 6.2).
 	HostStageDoorbellInline = "host: doorbell + inline WQE (MMIO)"
-	HostStageDoorbell       = "host: doorbell (MMIO)"
-	HostStageWQEFetch       = "host: WQE DMA read"
-	HostStagePayloadRead    = "host: TX data DMA read"
-	HostStagePayloadWrite   = "host: RX data DMA write"
-	HostStageCQE            = "host: CQE write until visible"
-	HostStageQPCFetch       = "host: QP context read (cache miss)"
+	// HostStageDoorbell is the doorbell alone, from the CPU's store to
+	// its arrival at the NIC (FACTS 6.2).
+	HostStageDoorbell = "host: doorbell (MMIO)"
+	// HostStageWQEFetch is a WQE read, from its request to the WQE at
+	// the NIC (FACTS 6.2).
+	HostStageWQEFetch = "host: WQE DMA read"
+	// HostStagePayloadRead is a transmit data read, from its first
+	// request to its last byte at the NIC (FACTS 5.2).
+	HostStagePayloadRead = "host: TX data DMA read"
+	// HostStagePayloadWrite is a receive data write, from its posting to
+	// its last byte at the host (FACTS 5.2, 6.2).
+	HostStagePayloadWrite = "host: RX data DMA write"
+	// HostStageCQE is a CQE write until the polling CPU sees it (FACTS
+	// 6.2); after Complete it starts when the data has arrived.
+	HostStageCQE = "host: CQE write until visible"
+	// HostStageQPCFetch is a QP context read on a cache miss (FACTS 5.1).
+	HostStageQPCFetch = "host: QP context read (cache miss)"
 
 	srcDoorbell = "FACTS 6.2 (E): MMIO posted write, 150-250 ns"
 	srcWQEFetch = "FACTS 6.2 (E): WQE DMA read without inline, +500-900 ns"
