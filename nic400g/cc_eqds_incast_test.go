@@ -20,9 +20,13 @@ import (
 // window; the receiver's RecvCreditPacer grants it in paced pulls.
 
 const (
-	eqHop     = rtlmodel.Microsecond
-	eqPsPerB  = 20 // ps per byte at 400 Gb/s
-	evTxDone  = iota
+	eqHop    = rtlmodel.Microsecond
+	eqPsPerB = 20 // ps per byte at 400 Gb/s
+)
+
+// event kinds of the incast loop
+const (
+	evTxDone = iota
 	evAtSwitch
 	evEgressDone
 	evAtRecv
