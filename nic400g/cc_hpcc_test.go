@@ -321,3 +321,27 @@ func TestHPCCAllocatesNothing(t *testing.T) {
 		h.Advance(now)
 	}))
 }
+
+// TestHPCCMultiHop: the most utilised hop sets U and τ; a hop of another
+// line rate is measured against its own B and B·T.
+func TestHPCCMultiHop(t *testing.T) {
+	p := DefaultHPCCParams(400e9)
+	h, err := NewHPCC(&p)
+	require.NoError(t, err)
+	var in packet.INT
+	in.NHop = 2
+	in.Hops[0] = packet.INTHop{LineRate: 4, Time: 100, Bytes: 10}
+	in.Hops[1] = packet.INTHop{LineRate: 2, Time: 300, Bytes: 20, QLen: 500}
+	h.OnAck(0, &AckEvent{INT: &in})
+	prev := in
+	// hop 0: 400G at 30 %, 12 µs; hop 1: 100G full with 40 KB queued, 20 µs (capped at T)
+	in.Hops[0] = packet.INTHop{LineRate: 4, Time: 12100, Bytes: 10 + 1406}
+	in.Hops[1] = packet.INTHop{LineRate: 2, Time: 20300, Bytes: 20 + 1953, QLen: 500}
+	h.OnSend(0, 4096)
+	h.OnAck(0, &AckEvent{AckedBytes: 4096, INT: &in})
+	u0, _ := hopU(in.Hops[0], prev.Hops[0], 12000)
+	u1, _ := hopU(in.Hops[1], prev.Hops[1], 12000)
+	require.Greater(t, u1, u0)
+	assert.InDelta(t, u1*HPCCUOne, float64(h.U()), 2, "τ ≥ T: U is the busiest hop's u")
+	assert.InDelta(t, 1.0+40000.0/150000, u1, 0.01)
+}
