@@ -52,7 +52,7 @@ type HPCC struct {
 
 // NewHPCC returns an HPCC sender at its largest window, or the error of
 // p.Validate. p must not change while the sender uses it; many senders
-// share one.
+// share one (FACTS 2.2).
 func NewHPCC(p *HPCCParams) (*HPCC, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func NewHPCC(p *HPCCParams) (*HPCC, error) {
 }
 
 // Init resets h with parameters p, which must be valid (for senders kept
-// by value in a slab).
+// by value in a slab; FACTS 2.2).
 func (h *HPCC) Init(p *HPCCParams) {
 	*h = HPCC{p: p, tNs: uint64(p.BaseRTT / rtlmodel.Nanosecond), maxW: p.MaxWindow, u: p.Eta}
 	if h.maxW == 0 {
@@ -78,43 +78,43 @@ func (h *HPCC) Init(p *HPCCParams) {
 	h.rate = h.rateOf(h.w)
 }
 
-// Name returns "hpcc".
+// Name returns "hpcc" (FACTS 2.2).
 func (h *HPCC) Name() string { return "hpcc" }
 
-// OnSend advances the send sequence by bytes.
+// OnSend advances the send sequence by bytes (FACTS 2.2).
 func (h *HPCC) OnSend(_ rtlmodel.Time, bytes uint32) { h.sent += uint64(bytes) }
 
-// OnCNP does nothing: HPCC reacts to INT, not to CNPs.
+// OnCNP does nothing: HPCC reacts to INT, not to CNPs (FACTS 2.2).
 func (h *HPCC) OnCNP(rtlmodel.Time) {}
 
-// OnLoss does nothing (see the type comment).
+// OnLoss does nothing (see the type comment; FACTS 2.2).
 func (h *HPCC) OnLoss(rtlmodel.Time, LossKind) {}
 
-// Advance does nothing: HPCC has no timers.
+// Advance does nothing: HPCC has no timers (FACTS 2.2).
 func (h *HPCC) Advance(rtlmodel.Time) {}
 
-// NextEvent returns rtlmodel.Forever: HPCC has no timers.
+// NextEvent returns rtlmodel.Forever: HPCC has no timers (FACTS 2.2).
 func (h *HPCC) NextEvent() rtlmodel.Time { return rtlmodel.Forever }
 
 // Rate returns the pacing rate W/T in kb/s, rounded down and capped at
-// the line rate.
+// the line rate (FACTS 2.2).
 func (h *HPCC) Rate() Kbps { return h.rate }
 
-// Window returns the window W in bytes.
+// Window returns the window W in bytes (FACTS 2.2).
 func (h *HPCC) Window() uint64 { return h.w }
 
-// RefWindow returns the reference window W_c in bytes.
+// RefWindow returns the reference window W_c in bytes (FACTS 2.2).
 func (h *HPCC) RefWindow() uint64 { return h.wc }
 
-// U returns the smoothed utilisation in Q8.24.
+// U returns the smoothed utilisation in Q8.24 (FACTS 2.2).
 func (h *HPCC) U() uint32 { return h.u }
 
 // IncStage returns the number of additive reference updates since the
-// last multiplicative one.
+// last multiplicative one (FACTS 2.2).
 func (h *HPCC) IncStage() uint32 { return h.incStage }
 
 // Counts returns the ACKs with INT processed, reference updates and fast
-// reacts.
+// reacts (FACTS 2.2).
 func (h *HPCC) Counts() (acks, updates, fastReacts uint64) {
 	return h.acks, h.updates, h.fastReacts
 }
@@ -123,7 +123,7 @@ func (h *HPCC) rateOf(w uint64) Kbps {
 	return min(Kbps(ccMulDiv(w, 8e9, uint64(h.p.BaseRTT))), h.p.LineRate)
 }
 
-// OnAck processes one acknowledgement (see the type comment).
+// OnAck processes one acknowledgement (see the type comment; FACTS 2.2).
 func (h *HPCC) OnAck(_ rtlmodel.Time, ev *AckEvent) {
 	h.acked += ev.AckedBytes
 	in := ev.INT

@@ -14,7 +14,7 @@ import (
 // reads about 17.5, well inside the range; larger values saturate.
 const HPCCUBits = 24
 
-// HPCCUOne is 1.0 in the Q8.24 utilisation format.
+// HPCCUOne is 1.0 in the Q8.24 utilisation format (FACTS 2.2).
 const HPCCUOne = 1 << HPCCUBits
 
 // HPCCParams are the parameters of the HPCC sender (FACTS 2.2). The
@@ -81,13 +81,13 @@ func DefaultHPCCParams(lineRate uint64) HPCCParams {
 	return p
 }
 
-// BDP returns LineRate·BaseRTT in bytes, rounded down.
+// BDP returns LineRate·BaseRTT in bytes, rounded down (FACTS 2.2).
 func (p *HPCCParams) BDP() uint64 {
 	return ccMulDiv(p.LineRate.BitsPerSecond(), uint64(p.BaseRTT), 8e12)
 }
 
 // Validate reports a parameter set the HPCC sender cannot run; the error
-// names the field.
+// names the field (FACTS 2.2).
 func (p *HPCCParams) Validate() error {
 	switch {
 	case p.LineRate == 0:

@@ -58,7 +58,7 @@ type Swift struct {
 }
 
 // NewSwift returns a Swift sender at InitialCwnd on a path of 0 hops, or
-// the error of p.Validate. p must not change while the sender uses it.
+// the error of p.Validate. p must not change while the sender uses it (FACTS 2.4).
 func NewSwift(p *SwiftParams) (*Swift, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -68,7 +68,7 @@ func NewSwift(p *SwiftParams) (*Swift, error) {
 	return s, nil
 }
 
-// Init resets s with parameters p, which must be valid.
+// Init resets s with parameters p, which must be valid (FACTS 2.4).
 func (s *Swift) Init(p *SwiftParams) {
 	*s = Swift{p: p, cwnd: p.InitialCwnd << SwiftFracBits}
 	lo := 1 / math.Sqrt(float64(p.FSMinCwnd)/SwiftOne)
@@ -79,42 +79,42 @@ func (s *Swift) Init(p *SwiftParams) {
 }
 
 // FlowScaling returns the configuration constants α_fs (ps·√packet) and
-// β_fs (ps) derived from the parameters.
+// β_fs (ps) derived from the parameters (FACTS 2.4).
 func (s *Swift) FlowScaling() (alpha uint64, beta int64) { return s.fsAlpha, s.fsBeta }
 
 // SetHops sets the number of hops of the path, which scales the target
-// delay.
+// delay (FACTS 2.4).
 func (s *Swift) SetHops(n uint32) { s.hops = n }
 
-// Name returns "swift".
+// Name returns "swift" (FACTS 2.4).
 func (s *Swift) Name() string { return "swift" }
 
-// OnSend does nothing: Swift's window counts acknowledged bytes.
+// OnSend does nothing: Swift's window counts acknowledged bytes (FACTS 2.4).
 func (s *Swift) OnSend(rtlmodel.Time, uint32) {}
 
-// OnCNP does nothing: Swift reacts to delay.
+// OnCNP does nothing: Swift reacts to delay (FACTS 2.4).
 func (s *Swift) OnCNP(rtlmodel.Time) {}
 
-// Advance does nothing: Swift has no timers here.
+// Advance does nothing: Swift has no timers here (FACTS 2.4).
 func (s *Swift) Advance(rtlmodel.Time) {}
 
-// NextEvent returns rtlmodel.Forever.
+// NextEvent returns rtlmodel.Forever (FACTS 2.4).
 func (s *Swift) NextEvent() rtlmodel.Time { return rtlmodel.Forever }
 
-// Cwnd returns the window in bytes with 16 fraction bits.
+// Cwnd returns the window in bytes with 16 fraction bits (FACTS 2.4).
 func (s *Swift) Cwnd() uint64 { return s.cwnd }
 
-// SRTT returns the smoothed RTT (0 before the first sample).
+// SRTT returns the smoothed RTT (0 before the first sample; FACTS 2.4).
 func (s *Swift) SRTT() rtlmodel.Time { return s.srtt }
 
 // Counts returns the increases, decreases (by delay or loss) and resets
-// to MinCwnd made.
+// to MinCwnd made (FACTS 2.4).
 func (s *Swift) Counts() (increases, decreases, resets uint64) {
 	return s.increases, s.decreases, s.resets
 }
 
 // Window returns the window in bytes, or 0 while cwnd is below one MSS
-// and the sender paces instead.
+// and the sender paces instead (FACTS 2.4).
 func (s *Swift) Window() uint64 {
 	w := s.cwnd >> SwiftFracBits
 	if w < uint64(s.p.MSS) {
@@ -133,7 +133,7 @@ func (s *Swift) pacingRTT() rtlmodel.Time {
 }
 
 // PacingDelay returns the gap between paced packets, srtt·MSS/cwnd, or 0
-// when cwnd is at least one MSS.
+// when cwnd is at least one MSS (FACTS 2.4).
 func (s *Swift) PacingDelay() rtlmodel.Time {
 	if s.cwnd>>SwiftFracBits >= uint64(s.p.MSS) {
 		return 0
@@ -142,7 +142,7 @@ func (s *Swift) PacingDelay() rtlmodel.Time {
 }
 
 // Rate returns the pacing rate cwnd/srtt in kb/s while cwnd is below one
-// MSS, else 0.
+// MSS, else 0 (FACTS 2.4).
 func (s *Swift) Rate() Kbps {
 	if s.cwnd>>SwiftFracBits >= uint64(s.p.MSS) {
 		return 0
@@ -167,7 +167,7 @@ func ccISqrt(x uint64) uint64 {
 	return r
 }
 
-// Target returns the target delay for the current window and hop count.
+// Target returns the target delay for the current window and hop count (FACTS 2.4).
 func (s *Swift) Target() rtlmodel.Time {
 	p := s.p
 	t := p.BaseTarget + rtlmodel.Time(s.hops)*p.HopScale
@@ -185,7 +185,7 @@ func (s *Swift) canDecrease(now rtlmodel.Time) bool {
 	return !s.decreased || now-s.lastDecrease >= s.srtt
 }
 
-// OnAck processes one acknowledgement (see the type comment).
+// OnAck processes one acknowledgement (see the type comment; FACTS 2.4).
 func (s *Swift) OnAck(now rtlmodel.Time, ev *AckEvent) {
 	rtt := ev.RTT
 	if rtt == 0 {
@@ -218,7 +218,7 @@ func (s *Swift) OnAck(now rtlmodel.Time, ev *AckEvent) {
 	s.clamp(now, prev)
 }
 
-// OnLoss processes a loss signal (see the type comment).
+// OnLoss processes a loss signal (see the type comment; FACTS 2.4).
 func (s *Swift) OnLoss(now rtlmodel.Time, kind LossKind) {
 	p := s.p
 	prev := s.cwnd

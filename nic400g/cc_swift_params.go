@@ -13,7 +13,7 @@ import (
 // choice, E).
 const SwiftFracBits = 16
 
-// SwiftOne is 1.0 in the Swift fixed-point formats.
+// SwiftOne is 1.0 in the Swift fixed-point formats (FACTS 2.4).
 const SwiftOne = 1 << SwiftFracBits
 
 // SwiftParams are the parameters of the Swift sender (FACTS 2.4). FACTS
@@ -87,7 +87,7 @@ func DefaultSwiftParams(lineRate uint64) SwiftParams {
 }
 
 // Validate reports a parameter set the Swift sender cannot run; the error
-// names the field.
+// names the field (FACTS 2.4).
 func (p *SwiftParams) Validate() error {
 	switch {
 	case p.LineRate == 0:

@@ -39,7 +39,7 @@ type Timely struct {
 }
 
 // NewTimely returns a TIMELY controller at line rate, or the error of
-// p.Validate. p must not change while the controller uses it.
+// p.Validate. p must not change while the controller uses it (FACTS 2.3).
 func NewTimely(p *TimelyParams) (*Timely, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -49,46 +49,46 @@ func NewTimely(p *TimelyParams) (*Timely, error) {
 	return c, nil
 }
 
-// Init resets c at line rate with parameters p, which must be valid.
+// Init resets c at line rate with parameters p, which must be valid (FACTS 2.3).
 func (c *Timely) Init(p *TimelyParams) { *c = Timely{p: p, rate: p.LineRate} }
 
-// Name returns "timely".
+// Name returns "timely" (FACTS 2.3).
 func (c *Timely) Name() string { return "timely" }
 
-// OnSend advances the send sequence by bytes.
+// OnSend advances the send sequence by bytes (FACTS 2.3).
 func (c *Timely) OnSend(_ rtlmodel.Time, bytes uint32) { c.sent += uint64(bytes) }
 
-// OnCNP does nothing: TIMELY reacts to delay.
+// OnCNP does nothing: TIMELY reacts to delay (FACTS 2.3).
 func (c *Timely) OnCNP(rtlmodel.Time) {}
 
 // OnLoss does nothing: TIMELY as specified (FACTS 2.3) has no loss rule.
 func (c *Timely) OnLoss(rtlmodel.Time, LossKind) {}
 
-// Advance does nothing: TIMELY has no timers.
+// Advance does nothing: TIMELY has no timers (FACTS 2.3).
 func (c *Timely) Advance(rtlmodel.Time) {}
 
-// NextEvent returns rtlmodel.Forever.
+// NextEvent returns rtlmodel.Forever (FACTS 2.3).
 func (c *Timely) NextEvent() rtlmodel.Time { return rtlmodel.Forever }
 
-// Rate returns the current rate in kb/s.
+// Rate returns the current rate in kb/s (FACTS 2.3).
 func (c *Timely) Rate() Kbps { return c.rate }
 
-// Window returns 0: TIMELY is not window-limited.
+// Window returns 0: TIMELY is not window-limited (FACTS 2.3).
 func (c *Timely) Window() uint64 { return 0 }
 
-// RTTDiff returns the smoothed RTT difference in ps.
+// RTTDiff returns the smoothed RTT difference in ps (FACTS 2.3).
 func (c *Timely) RTTDiff() int64 { return c.rttDiff }
 
-// Gradient returns the normalised gradient of the last update, Q16.16.
+// Gradient returns the normalised gradient of the last update, Q16.16 (FACTS 2.3).
 func (c *Timely) Gradient() int64 { return c.gradient }
 
-// IncStage returns the number of consecutive increases.
+// IncStage returns the number of consecutive increases (FACTS 2.3).
 func (c *Timely) IncStage() uint32 { return c.incStage }
 
-// Counts returns the increases and decreases made.
+// Counts returns the increases and decreases made (FACTS 2.3).
 func (c *Timely) Counts() (increases, decreases uint64) { return c.increases, c.decreases }
 
-// OnAck processes one acknowledgement (see the type comment).
+// OnAck processes one acknowledgement (see the type comment; FACTS 2.3).
 func (c *Timely) OnAck(_ rtlmodel.Time, ev *AckEvent) {
 	c.acked += ev.AckedBytes
 	rtt := ev.RTT

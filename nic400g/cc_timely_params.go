@@ -12,7 +12,7 @@ import (
 // signed Q16.16 in 64 bits.
 const TimelyFracBits = 16
 
-// TimelyOne is 1.0 in Q0.16.
+// TimelyOne is 1.0 in Q0.16 (FACTS 2.3).
 const TimelyOne = 1 << TimelyFracBits
 
 // TimelyParams are the parameters of the TIMELY rate controller (FACTS
@@ -84,7 +84,7 @@ func PaperTimelyParams(lineRate uint64) TimelyParams {
 }
 
 // Validate reports a parameter set the TIMELY controller cannot run; the
-// error names the field.
+// error names the field (FACTS 2.3).
 func (p *TimelyParams) Validate() error {
 	switch {
 	case p.LineRate == 0:
