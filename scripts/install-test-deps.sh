@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs that Go does not bring: Icarus Verilog
-# (RTL simulation) and gtkwave's vcd2fst (VCD conversion check).
+# (RTL simulation), Verilator with the make and g++ its builds run (a second
+# RTL simulator) and gtkwave's vcd2fst (VCD conversion check).
 # Debian packages; needs root. Safe to run again: it skips what is there.
 set -euo pipefail
 need=()
 command -v iverilog >/dev/null 2>&1 || need+=(iverilog)
 command -v vcd2fst >/dev/null 2>&1 || need+=(gtkwave)
+command -v verilator >/dev/null 2>&1 || need+=(verilator)
+command -v make >/dev/null 2>&1 || need+=(make)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
