@@ -35,6 +35,7 @@ const (
 	evNack
 	evPacer
 	evTimer
+	evRequest
 )
 
 type eqEvent struct {
@@ -111,6 +112,14 @@ func (s *eqdsIncast) armTimer(i uint32) {
 	if ne := x.cc.NextEvent(); ne != rtlmodel.Forever && ne != x.timerAt {
 		x.timerAt = ne
 		s.push(eqEvent{at: ne, kind: evTimer, who: i})
+	}
+}
+
+// reclaim asks the receiver again for the speculative allowance sender i
+// gave up when speculation ended (a control packet, 2 hops).
+func (s *eqdsIncast) reclaim(now rtlmodel.Time, i uint32) {
+	if r := s.snd[i].cc.TakeReclaim(); r != 0 {
+		s.push(eqEvent{at: now + 2*eqHop, kind: evRequest, who: i, req: r})
 	}
 }
 
@@ -245,6 +254,7 @@ func (s *eqdsIncast) run(until rtlmodel.Time) {
 			s.wakePacer()
 		case evPull:
 			s.snd[e.who].cc.OnPull(now, e.bytes)
+			s.reclaim(now, e.who)
 			s.trySend(now, e.who)
 		case evAck:
 			s.acks++
@@ -255,8 +265,12 @@ func (s *eqdsIncast) run(until rtlmodel.Time) {
 		case evNack:
 			s.nacks++
 			s.snd[e.who].cc.OnNACK(now, uint32(e.bytes))
+			s.reclaim(now, e.who)
 			s.armTimer(e.who)
 			s.trySend(now, e.who)
+		case evRequest:
+			s.pacer.Request(now, e.who, e.req)
+			s.wakePacer()
 		case evTimer:
 			x := &s.snd[e.who]
 			if now != x.timerAt {
@@ -328,7 +342,7 @@ func TestEQDSIncastFullLinkNoStandingQueue(t *testing.T) {
 			var pending uint64
 			for i := range s.snd {
 				c := s.snd[i].cc.Counts()
-				assert.Equal(t, c.Speculative+c.Granted, c.Spent+s.snd[i].cc.Credit(), "sender %d credit", i)
+				assert.Equal(t, c.Speculative+c.Granted, c.Spent+s.snd[i].cc.Credit()+c.Forfeited, "sender %d credit", i)
 				assert.Equal(t, c.Sent, c.Spent, "sender %d sent only against credit", i)
 				assert.Zero(t, c.Timeouts)
 				pending += s.pacer.Pending(uint32(i))
@@ -355,15 +369,17 @@ func TestEQDSIncastCompletesWithConservedCredit(t *testing.T) {
 		assert.Equal(t, uint64(flow), c.Acked, "sender %d: every byte ACKed", i)
 		assert.Equal(t, c.Sent, c.Acked+c.Trimmed, "sender %d: sent = ACKed + trimmed", i)
 		assert.Equal(t, c.Trimmed, c.Retransmitted, "sender %d: each trimmed byte resent", i)
-		assert.Equal(t, c.Speculative+c.Granted, c.Spent+x.cc.Credit(), "sender %d credit", i)
+		assert.Equal(t, c.Speculative+c.Granted, c.Spent+x.cc.Credit()+c.Forfeited, "sender %d credit", i)
 		assert.Zero(t, x.cc.InFlight())
 		assert.Zero(t, x.cc.RetransmitPending())
 		assert.Zero(t, c.Timeouts)
 		assert.Equal(t, rtlmodel.Forever, x.cc.NextEvent(), "timer stops with nothing in flight")
 		r, g := s.pacer.SenderTotals(uint32(i))
 		assert.Equal(t, r, g)
-		// credit asked for = backlog beyond the first window + trimmed bytes
-		assert.Equal(t, uint64(flow)-p.SpeculativeBytes+c.Trimmed, r, "sender %d", i)
+		// credit asked for = backlog beyond the first window + trimmed
+		// bytes + allowance given up
+		assert.Equal(t, uint64(flow)-p.SpeculativeBytes+c.Trimmed+c.Forfeited, r, "sender %d", i)
+		assert.Equal(t, c.Spent, c.Sent, "sender %d sent only against credit", i)
 		retx += c.Retransmitted
 	}
 	assert.NotZero(t, retx, "trims were retransmitted")

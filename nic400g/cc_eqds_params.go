@@ -27,8 +27,10 @@ type EQDSParams struct {
 	// payload (FACTS 2.5, S [R19]).
 	CreditPerPull uint32
 	// PacerPermille is the share of the line rate the receiver paces its
-	// pulls at, in 1/1000: 990 (E, the 0.99 the uet-htsim driver in the
-	// [R20] tree passes to its pull pacer; not a FACTS row).
+	// pulls at, in 1/1000: 990, the 0.99 with which uet-htsim's driver
+	// builds its pull pacer (S: htsim/sim/datacenter/main_uec.cpp,
+	// UecPullPacer(linkspeed, 0.99, ...), in the repository of [R20]; not
+	// yet a FACTS row).
 	PacerPermille uint32
 	// SpeculativeBytes is the unsolicited first window a sender may send
 	// before any credit: one BDP at LineRate·BaseRTT (FACTS 2.5 "Senders
@@ -44,7 +46,8 @@ type EQDSParams struct {
 	// 2.5, S [R19]).
 	MinRTO rtlmodel.Time
 	// MaxInFlightPackets bounds the packets a sender tracks in flight:
-	// 4096 (FACTS 2.5, S [R19]).
+	// 4096 (FACTS 2.5, S [R19]). EQDSSender applies it as a byte bound of
+	// MaxInFlightPackets·MSS alongside MaxWindow.
 	MaxInFlightPackets uint32
 	// Entropies is the size of a flow's entropy set for spraying: 256
 	// (FACTS 2.5 and 7, S [R19]); see PathParams.
@@ -55,7 +58,7 @@ type EQDSParams struct {
 // for a NIC of lineRate bits per second on a fabric of the given unloaded
 // RTT: 4096 B of credit per pull, MSS 4096 B with a 64 B header, ACKs
 // every 16,384 B, a 200 µs minimum RTO, 4096 packets tracked, 256
-// entropies; pulls paced at 99 % of the line rate (E), a speculative
+// entropies; pulls paced at 99 % of the line rate (S, see PacerPermille), a speculative
 // first window of one BDP (E) and a largest window of 1.5 BDP (S [R20]).
 func DefaultEQDSParams(lineRate uint64, baseRTT rtlmodel.Time) EQDSParams {
 	p := EQDSParams{

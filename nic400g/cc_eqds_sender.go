@@ -4,9 +4,12 @@ import "github.com/fabricmodel/fabricmodel/rtlmodel"
 
 // EQDSSender is the sender side of the receiver-credit scheme in the style
 // of EQDS (FACTS 2.5, htsim S [R19]) behind CongestionControl. A new flow
-// may send SpeculativeBytes unsolicited (the speculative first window);
-// after that it sends only against credit the receiver grants, in pulls
-// (OnPull) or piggy-backed on ACKs (AckEvent.Credit). A trimmed packet's
+// may send SpeculativeBytes unsolicited (the speculative first window)
+// until the first pull or NACK arrives, which ends speculation as htsim's
+// stopSpeculating does (S [R19]); the allowance then left is given up and
+// must be asked for again (TakeReclaim). From then on it sends only
+// against credit the receiver grants, in pulls (OnPull) or piggy-backed
+// on ACKs (AckEvent.Credit). A trimmed packet's
 // NACK (OnNACK, or OnLoss with LossTrimmed) takes its bytes out of flight
 // and queues them for retransmission; the receiver, having seen the
 // trimmed header, pulls for them, and the bytes of the next sends count
@@ -14,15 +17,16 @@ import "github.com/fabricmodel/fabricmodel/rtlmodel"
 // RFC 6298-style estimate from the RTT samples, doubled per expiry) moves
 // everything in flight to the retransmission queue.
 //
-// Accounting, all in bytes: credit received (speculative allowance plus
-// grants) = credit spent + credit held; sent = in flight + ACKed + moved
-// to retransmission. The owner keeps the sender's backlog and asks the
+// Accounting, all in bytes: speculative allowance + credit granted =
+// credit spent + credit held + allowance given up; sent = in flight +
+// ACKed + moved to retransmission. The owner keeps the sender's backlog and asks the
 // receiver for credit for it (RecvCreditPacer.Request), net of the
 // speculative window. No allocation after Init.
 type EQDSSender struct {
 	p *EQDSParams
 
 	spec, credit  uint64 // speculative allowance left, granted credit held
+	reclaim       uint64 // allowance given up and not yet asked for again
 	inFlight, rtx uint64 // bytes in flight, bytes waiting for retransmission
 	window        uint64 // min(MaxWindow, MaxInFlightPackets·MSS)
 
@@ -36,8 +40,9 @@ type EQDSSender struct {
 // EQDSSenderCounts are the byte and event counters of an EQDSSender.
 type EQDSSenderCounts struct {
 	// Granted is the credit received from the receiver; Speculative the
-	// first-window allowance; Spent the credit and allowance used.
-	Granted, Speculative, Spent uint64
+	// first-window allowance; Spent the credit and allowance used;
+	// Forfeited the allowance given up when speculation ended.
+	Granted, Speculative, Spent, Forfeited uint64
 	// Sent is all bytes sent, Retransmitted the part that were
 	// retransmissions, Acked the bytes ACKed.
 	Sent, Retransmitted, Acked uint64
@@ -70,6 +75,23 @@ func (s *EQDSSender) Name() string { return "eqds" }
 
 // Speculating reports whether the speculative allowance is not used up.
 func (s *EQDSSender) Speculating() bool { return s.spec != 0 }
+
+// TakeReclaim returns the speculative allowance given up since the last
+// call, which the owner asks the receiver for as credit (as part of the
+// backlog it announces), and clears it.
+func (s *EQDSSender) TakeReclaim() uint64 {
+	r := s.reclaim
+	s.reclaim = 0
+	return r
+}
+
+func (s *EQDSSender) stopSpeculating() {
+	if s.spec != 0 {
+		s.counts.Forfeited += s.spec
+		s.reclaim += s.spec
+		s.spec = 0
+	}
+}
 
 // Credit returns the bytes the sender may send now before the window
 // cap: speculative allowance left plus granted credit held.
@@ -128,8 +150,10 @@ func (s *EQDSSender) OnSend(now rtlmodel.Time, bytes uint32) {
 	}
 }
 
-// OnPull adds credit granted by the receiver in a pull.
+// OnPull adds credit granted by the receiver in a pull and ends
+// speculation.
 func (s *EQDSSender) OnPull(_ rtlmodel.Time, credit uint64) {
+	s.stopSpeculating()
 	s.credit += credit
 	s.counts.Granted += credit
 }
@@ -168,8 +192,9 @@ func (s *EQDSSender) restart(now rtlmodel.Time) {
 
 // OnNACK processes the NACK of a trimmed packet of bytes payload: they
 // leave the flight and wait for retransmission against the credit the
-// receiver will pull with.
+// receiver will pull with; speculation ends.
 func (s *EQDSSender) OnNACK(now rtlmodel.Time, bytes uint32) {
+	s.stopSpeculating()
 	b := min(s.inFlight, uint64(bytes))
 	s.inFlight -= b
 	s.rtx += b

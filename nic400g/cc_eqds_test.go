@@ -86,7 +86,7 @@ func TestEQDSSenderCredit(t *testing.T) {
 	c := s.Counts()
 	assert.Equal(t, uint64(4096), c.Retransmitted)
 	assert.Equal(t, uint64(1), c.Trims)
-	assert.Equal(t, c.Speculative+c.Granted, c.Spent+s.Credit())
+	assert.Equal(t, c.Speculative+c.Granted, c.Spent+s.Credit()+c.Forfeited)
 
 	// a timeout moves what is in flight to retransmission and backs off
 	s.Advance(s.NextEvent() - 1)
@@ -100,6 +100,21 @@ func TestEQDSSenderCredit(t *testing.T) {
 	s.OnCNP(5000)
 	s.OnLoss(6000, LossTimeout)
 	assert.Equal(t, 4*p.MinRTO, s.RTO())
+
+	// speculation ends at the first pull or NACK; the allowance left is
+	// given up, to be asked for again
+	u := NewEQDSSender(&p)
+	u.OnSend(0, 4096)
+	u.OnNACK(10, 4096)
+	assert.False(t, u.Speculating())
+	assert.Equal(t, uint64(4096), u.TakeReclaim())
+	assert.Zero(t, u.TakeReclaim())
+	assert.Equal(t, uint64(4096), u.Counts().Forfeited)
+	v := NewEQDSSender(&p)
+	v.OnAck(0, &AckEvent{Credit: 100})
+	assert.False(t, v.Speculating())
+	assert.Equal(t, uint64(8192), v.TakeReclaim())
+	assert.Equal(t, uint64(100), v.Credit())
 
 	// the window cap
 	q := DefaultEQDSParams(400e9, 4*rtlmodel.Microsecond)

@@ -15,11 +15,12 @@ type PathAwareParams struct {
 	// or 2 (FACTS 2.6, S [R19]). Default 2.
 	MaxPenalty uint8
 	// Penalty is added to an entropy's score per event kind, indexed by
-	// PathEvent (PathOK adds nothing). htsim's eqds.cpp adds a penalty
-	// per signal through penalizePath(ev, penalty), capped at _max_penalty
-	// (S [R19]); the default weights here are 1 for ECN and NACK and 2
-	// for a trim or a timeout (E: a trim means a full queue and a timeout
-	// a lost packet, stronger hints of a bad path than a mark).
+	// PathEvent (PathOK adds nothing). htsim's EqdsSrc::processNack adds 1
+	// to the NACKed packet's entropy, penalizePath(ev, 1), capped at
+	// _max_penalty (S [R19]); the default weights here are 1 for ECN and
+	// NACK and 2 for a trim or a timeout (E: a trim means a full queue and
+	// a timeout a lost packet, stronger hints of a bad path than a mark;
+	// htsim's NACK of a trim weighs 1).
 	Penalty [NumPathEvents]uint8
 	// DecayPeriod, if not zero, also lowers every score by one per period
 	// of time since its last update, so an entropy no packet revisits
@@ -34,9 +35,9 @@ type PathAwareParams struct {
 }
 
 // DefaultPathAwareParams returns 256 entropies in the given space (FACTS
-// 2.5, S [R19]), MaxPenalty 2 (S [R19]), penalty 1 per ECN or NACK and
-// 2 per trim or timeout (E), a 50 µs time decay (E: about ten base RTTs
-// of a 400G fabric, FACTS 7), recycling off.
+// 2.5, S [R19]), MaxPenalty 2 (S [R19]), penalty 1 per NACK (S [R19])
+// and per ECN (E), 2 per trim or timeout (E), a 50 µs time decay (E:
+// about ten base RTTs of a 400G fabric, FACTS 7), recycling off.
 func DefaultPathAwareParams(space EntropySpace) PathAwareParams {
 	p := PathAwareParams{
 		SprayParams: DefaultSprayParams(space),
