@@ -16,8 +16,8 @@ import (
 //     U ← (U·(T−τ) + u·τ)/T with τ capped at T, rounded to nearest; the
 //     stored records take the new ones.
 //   - ComputeWind: if U ≥ η or incStage ≥ maxStage, W = ⌊W_c·η/U⌋ + W_AI
-//     (the window scaled by η/U), otherwise W = W_c + W_AI; W is clamped
-//     to [MinWindow, MaxWindow].
+//     (the window scaled by η/U; U = 0 reads as one LSB), otherwise
+//     W = W_c + W_AI; W is clamped to [MinWindow, MaxWindow].
 //   - The reference window W_c and incStage (reset to 0 on a
 //     multiplicative update, incremented on an additive one) change only
 //     on the first ACK that acknowledges data beyond what had been sent

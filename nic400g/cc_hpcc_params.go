@@ -51,8 +51,9 @@ type HPCCParams struct {
 	MinWindow uint64
 	// MaxWindow is the ceiling of the window in bytes and the initial
 	// window: the line-rate BDP B_nic·T, which htsim's model starts with
-	// (S [R83]) and the artifact's maximum rate gives (S [R14]). 0 in the
-	// parameters means "derive it": NewHPCC uses LineRate·BaseRTT.
+	// (S [R83]); the artifact caps the rate at the NIC's line rate (S
+	// [R14]), which is the same bound as a window (E). 0 means "derive
+	// it": NewHPCC then uses LineRate·BaseRTT.
 	MaxWindow uint64
 	// FastReact applies the per-ACK window ("fast react") to the pacing
 	// rate and window between the once-per-RTT reference updates (S
@@ -64,8 +65,9 @@ type HPCCParams struct {
 // of lineRate bits per second: η = 0.95 (S [R13][R14][R16]), maxStage 5
 // (S [R14][R83]), base RTT 12 µs (S [R83]), W_AI = R_AI·T with the
 // artifact's R_AI = 10 Mb/s·lineRate/25G (S [R13] formula; the window form
-// is E), a 64 B window floor (E), the line-rate BDP as the initial and
-// largest window (S [R83][R14]) and fast react on (S [R14][R16]).
+// is E), the artifact's 1 Gb/s rate floor as the window 1 Gb/s·T (S [R13];
+// the window form is E), the line-rate BDP as the initial and largest
+// window (S [R83]) and fast react on (S [R14][R16]).
 func DefaultHPCCParams(lineRate uint64) HPCCParams {
 	p := HPCCParams{
 		LineRate:  KbpsFromBitsPerSecond(lineRate),
