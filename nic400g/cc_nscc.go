@@ -43,9 +43,17 @@ type NSCC struct {
 	counts NSCCCounts
 }
 
-// NSCCCounts are the decisions an NSCC made, by kind.
+// NSCCCounts are the decisions an NSCC made, by kind (FACTS 2.6, S
+// [R20]).
 type NSCCCounts struct {
-	Fair, Proportional, Fast, Decrease, QuickAdapt, NACK, Adjust uint64
+	// Fair, Proportional and Fast count ACKs that took the fair,
+	// proportional and fast increase.
+	Fair, Proportional, Fast uint64
+	// Decrease counts multiplicative decreases, QuickAdapt quick-adapt
+	// resets.
+	Decrease, QuickAdapt uint64
+	// NACK counts NACKs and loss signals; Adjust window adjustments.
+	NACK, Adjust uint64
 }
 
 // NewNSCC returns a controller at InitialWindow. p must be valid
