@@ -383,5 +383,13 @@ func TestEQDSIncastCompletesWithConservedCredit(t *testing.T) {
 		retx += c.Retransmitted
 	}
 	assert.NotZero(t, retx, "trims were retransmitted")
+
+	// the same configuration gives the same run, event for event
+	again := newEQDSIncast(t, &p, n, flow, 256<<10)
+	again.run(10 * rtlmodel.Millisecond)
+	assert.Equal(t, s.seq, again.seq)
+	for i := range s.snd {
+		assert.Equal(t, s.snd[i].cc.Counts(), again.snd[i].cc.Counts())
+	}
 	t.Logf("%d senders × %d B: %d trims, %d B retransmitted, %d ACKs, %d NACKs", n, flow, s.trims, retx, s.acks, s.nacks)
 }

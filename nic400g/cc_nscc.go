@@ -23,8 +23,10 @@ import "github.com/fabricmodel/fabricmodel/rtlmodel"
 // below MaxWindow >> QAGate, the window drops to those bytes and ECN
 // echoes are ignored until the bytes then in flight are ACKed. A NACK
 // (trim) shrinks the window by the NACKed bytes unless quick adapt ran.
-// The window stays within [MinWindow, MaxWindow]. NSCC has no timers, is
-// not rate-limited and allocates nothing.
+// The window stays within [MinWindow, MaxWindow]. The base-RTT estimate
+// follows the smallest RTT sample; the window bounds stay those of the
+// parameters. NSCC has no timers, is not rate-limited and allocates
+// nothing.
 type NSCC struct {
 	p *NSCCParams
 
