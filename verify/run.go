@@ -175,25 +175,18 @@ func (c *checker) push(r Row) {
 	c.rows = append(c.rows, r)
 }
 
-// after collects the rows that follow a divergence, without checking.
+// after collects the rows that follow a divergence. The model and the
+// scoreboard keep running so that the rows show what was expected, but
+// nothing they find is reported and the counts stay as they were.
 func (c *checker) after(s *Sampler, d *Divergence) error {
+	keep := c.res
+	defer func() { c.res = keep }()
 	for i := 0; i < c.ctx; i++ {
 		ok, err := s.Next()
 		if err != nil || !ok {
 			return err
 		}
-		r := Row{Cycle: s.Cycle, Time: s.Time, TimeText: c.timeText(s.Time), Reset: c.inReset(s)}
-		if t, _ := c.in.sample(s.pre, s.Cycle, s.Time, true); t != nil {
-			r.Input = formatTxn(&c.block.Input, t)
-		}
-		for _, p := range c.sb.dueAt(s.Cycle) {
-			r.Expected = append(r.Expected, formatTxn(&c.block.Output, &p.txn))
-		}
-		if t, iss := c.out.sample(s.pre, s.Cycle, s.Time, false); t != nil {
-			r.Observed = formatTxn(&c.block.Output, t)
-		} else if iss != nil {
-			r.Observed = iss.what + "=" + iss.value
-		}
+		r, _ := c.cycle(s)
 		d.Window = append(d.Window, r)
 	}
 	return nil
