@@ -1,0 +1,261 @@
+package nic400g
+
+import (
+	"fmt"
+
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
+)
+
+// Completion reports a finished message: at the requester when its last
+// packet is acknowledged, at the responder when its last byte is placed
+// in order; Visible is when the CQE is visible to the polling CPU.
+type Completion struct {
+	Responder bool
+	QP        uint32
+	Msg       uint32
+	Bytes     uint64
+	Posted    rtlmodel.Time // doorbell written by the CPU
+	Placed    rtlmodel.Time // the NIC wrote the data (responder) or took the ACK (requester)
+	Visible   rtlmodel.Time
+}
+
+// NIC is one 400G RDMA NIC as an rtlmodel component: doorbells in from
+// the driver, frames in from the wire, frames out to its own PHY. Its
+// transmit side schedules active QPs round robin (one packet per turn,
+// O(1) per decision), gates each by its congestion control (rate pacing
+// and window), segments messages at the MTU into real headers of the
+// configured stack, and keeps every unacknowledged packet for go-back-N
+// or selective repeat. Its receive side tracks PSNs in a bitmap window,
+// places packets that carry their address directly and holds the others
+// in a bounded reorder buffer, completes messages in order, coalesces
+// ACKs with a SACK bitmap, NAKs sequence errors (go-back-N), NACKs trimmed
+// packets at once and sends CNPs with a minimum interval (DCQCN NP).
+type NIC struct {
+	cfg  Config
+	e    *rtlmodel.Engine
+	dom  *rtlmodel.Domain
+	h    *rtlmodel.Handle
+	pool *packet.DescPool
+	host HostSide
+	rng  *rtlmodel.RNG
+
+	phy       *serdes.PhyLink[*packet.Desc]
+	out       *rtlmodel.Link[*packet.Desc]
+	in        *rtlmodel.Link[serdes.RxFrame[*packet.Desc]]
+	doorbells *rtlmodel.Link[WorkRequest]
+	cqes      *rtlmodel.Link[Completion]
+
+	store  *QPStore
+	cache  *QPCache
+	qps    []*qpState // nil for idle QPs
+	ring   []uint32   // active QPs waiting for a transmit turn
+	ringAt int
+	ctrl   []*packet.Desc // ACK/NAK/CNP frames waiting to go, before data
+	timers timerHeap
+	rxq    []rxItem // frames in the receive pipeline
+	rxHead int
+	np     *NotificationPoint
+	free   []*qpState // released active states, reused
+	ccf    ccFactory
+	// QP context reads in flight, and QPs waiting for a read slot
+	reads   timeHeap // completion times of context reads in flight
+	ctxWait []uint32
+	waitAt  int
+	// PFC: data transmission is paused until pauseUntil; a quantum is 512
+	// bit times at the port's rate (FACTS 2.7).
+	pauseUntil rtlmodel.Time
+	quantum    rtlmodel.Time
+
+	// OnComplete, when set, sees every completion.
+	OnComplete func(Completion)
+
+	st nicStats
+}
+
+// rxItem is a frame in the receive pipeline until ready.
+type rxItem struct {
+	ready rtlmodel.Time
+	f     serdes.RxFrame[*packet.Desc]
+}
+
+// New registers a NIC under path with its own clock domain and PHY.
+func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*NIC, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Stack == LeanNative {
+		cfg.Wire.NoEthernetFraming = true
+	}
+	var err error
+	dom, err := e.AddDomain(path+"/core", cfg.ClockPeriod, 0)
+	if err != nil {
+		return nil, err
+	}
+	n := &NIC{cfg: cfg, e: e, dom: dom, pool: pool, host: cfg.Host, qps: make([]*qpState, cfg.QPs)}
+	if n.host == nil {
+		if n.host, cfg.QPCache.MissLatency, err = NewDefaultPCIeHostSide(); err != nil {
+			return nil, err
+		}
+		n.cfg.QPCache.MissLatency = cfg.QPCache.MissLatency
+	}
+	if n.ccf, err = newCCFactory(&cfg); err != nil {
+		return nil, err
+	}
+	switch cfg.Paths {
+	case "fixed", "spray", "pathaware":
+	default:
+		return nil, fmt.Errorf("nic %d: unknown path selection %q (fixed, spray or pathaware)", cfg.ID, cfg.Paths)
+	}
+	qt := cfg.Wire.Lanes.MACRate().SerialTime(512)
+	n.quantum = rtlmodel.Time((qt.Num() + qt.Den() - 1) / qt.Den())
+	if n.h, err = e.Add(dom, path, n); err != nil {
+		return nil, err
+	}
+	n.rng = n.h.RNG()
+	if n.store, err = NewQPStore(cfg.QPs, DefaultHostContextBytes); err != nil {
+		return nil, err
+	}
+	cc := cfg.QPCache
+	cc.Seed = cfg.Seed
+	if n.cache, err = NewQPCache(cc, e.Stats(), path+"/qpc"); err != nil {
+		return nil, err
+	}
+	if n.np, err = NewNotificationPoint(cfg.CNPInterval, 4096); err != nil {
+		return nil, err
+	}
+	n.st.register(e.Stats(), path)
+	if n.phy, err = serdes.NewPhyLink[*packet.Desc](e, dom, path+"/phy", cfg.Wire, descBytes); err != nil {
+		return nil, err
+	}
+	n.out, err = rtlmodel.NewLink[*packet.Desc](path+"/tx", n.h, n.phy.Handle(),
+		rtlmodel.LinkConfig{Latency: cfg.TxCycles, Width: 1, Credits: int(cfg.TxCycles) + 2, CreditLatency: 1})
+	if err != nil {
+		return nil, err
+	}
+	n.phy.Connect(n.out, nil)
+	return n, nil
+}
+
+func descBytes(d *packet.Desc) int { return int(d.FrameBytes) }
+
+// Handle returns the NIC component's handle (to attach links to it).
+func (n *NIC) Handle() *rtlmodel.Handle { return n.h }
+
+// Phy returns the NIC's transmit PHY.
+func (n *NIC) Phy() *serdes.PhyLink[*packet.Desc] { return n.phy }
+
+// Host returns the host interface the NIC uses.
+func (n *NIC) Host() HostSide { return n.host }
+
+// Config returns the configuration.
+func (n *NIC) Config() Config { return n.cfg }
+
+// Cache returns the QP context cache.
+func (n *NIC) Cache() *QPCache { return n.cache }
+
+// Store returns the QP context backing store.
+func (n *NIC) Store() *QPStore { return n.store }
+
+// ConnectWire sets the link the NIC's PHY delivers into (the peer's
+// receive link) and the link the NIC receives from.
+func (n *NIC) ConnectWire(tx, rx *rtlmodel.Link[serdes.RxFrame[*packet.Desc]]) {
+	n.phy.Connect(n.out, tx)
+	n.in = rx
+}
+
+// ConnectCompletions sets the link requester completions (CQEs) go to the
+// driver on; each arrives when its CQE becomes visible.
+func (n *NIC) ConnectCompletions(l *rtlmodel.Link[Completion]) { n.cqes = l }
+
+// ConnectDoorbells sets the link the driver posts work requests on.
+func (n *NIC) ConnectDoorbells(l *rtlmodel.Link[WorkRequest]) { n.doorbells = l }
+
+// Eval runs the receive pipeline, takes doorbells, serves timers and sends.
+func (n *NIC) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
+	now := edge.Time
+	if n.in != nil {
+		for {
+			f, ok := n.in.Recv()
+			if !ok {
+				break
+			}
+			n.rxq = append(n.rxq, rxItem{ready: now + rtlmodel.Time(n.cfg.RxCycles)*n.dom.Period(), f: f})
+		}
+	}
+	for n.rxHead < len(n.rxq) && n.rxq[n.rxHead].ready <= now {
+		it := n.rxq[n.rxHead]
+		n.rxq[n.rxHead] = rxItem{}
+		n.rxHead++
+		n.receive(it.f, now)
+	}
+	if n.rxHead == len(n.rxq) {
+		n.rxq, n.rxHead = n.rxq[:0], 0
+	}
+	if n.doorbells != nil {
+		for {
+			wr, ok := n.doorbells.Recv()
+			if !ok {
+				break
+			}
+			n.post(wr, now)
+		}
+	}
+	n.runTimers(now)
+	if n.waitAt < len(n.ctxWait) {
+		n.releaseWaiters(now)
+	}
+	n.transmit(now)
+	return n.nextWake(edge)
+}
+
+// nextWake is the next edge with work: more to send now, the next timer,
+// or the next frame leaving the receive pipeline.
+func (n *NIC) nextWake(edge rtlmodel.Edge) rtlmodel.Wake {
+	if (len(n.ctrl) > 0 || (len(n.ring) > n.ringAt && n.pauseUntil <= edge.Time)) && n.out.Credits() > 0 {
+		return edge.Next()
+	}
+	next := rtlmodel.Forever
+	if len(n.ring) > n.ringAt && n.pauseUntil > edge.Time {
+		next = n.pauseUntil
+	}
+	if n.timers.len() > 0 {
+		next = n.timers.top().at
+	}
+	if n.rxHead < len(n.rxq) {
+		next = min(next, n.rxq[n.rxHead].ready)
+	}
+	if n.waitAt < len(n.ctxWait) && n.reads.len() > 0 {
+		next = min(next, n.reads.min())
+	}
+	if next == rtlmodel.Forever {
+		return rtlmodel.Never
+	}
+	return rtlmodel.Wake(n.dom.CycleAt(n.dom.FirstEdgeAtOrAfter(max(next, edge.Time+1))))
+}
+
+// qp returns the active state of QP id, creating it.
+func (n *NIC) qp(id uint32) *qpState {
+	q := n.qps[id]
+	if q == nil {
+		if k := len(n.free); k > 0 {
+			q = n.free[k-1]
+			n.free = n.free[:k-1]
+			*q = qpState{unacked: q.unacked[:0], msgs: q.msgs[:0], dataReady: q.dataReady[:0],
+				recvMsgs: q.recvMsgs[:0], rw: q.rw}
+		} else {
+			q = &qpState{}
+		}
+		q.id = id
+		ctx := n.store.Context(id)
+		q.nextPSN = uint32(ctx.SendPSN)
+		if q.rw != nil {
+			q.rw.Reset(ctx.RecvPSN)
+		}
+		n.qps[id] = q
+	}
+	return q
+}
+
+func (n *NIC) String() string { return fmt.Sprintf("nic%d", n.cfg.ID) }

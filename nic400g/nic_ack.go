@@ -1,0 +1,169 @@
+package nic400g
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// dupThresh is how many later packets a selective ACK must report before
+// a hole is taken as lost (the reordering tolerance, as TCP's three
+// duplicate ACKs; E).
+const dupThresh = 3
+
+// rxAck is the requester's handling of an ACK, NAK or trim NACK.
+func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
+	q := n.qps[d.Meta.DestQP]
+	if q == nil || q.cc == nil {
+		n.st.staleAcks.Inc()
+		return
+	}
+	cum := PSN(d.Meta.PSN)
+	var acked uint64
+	k := 0
+	for k < len(q.unacked) && PSNCompare(PSN(q.unacked[k].psn), cum) < 0 {
+		p := &q.unacked[k]
+		if !p.sacked {
+			acked += uint64(p.payload)
+		}
+		if p.pending {
+			q.retxQ--
+		}
+		k++
+	}
+	if k > 0 {
+		q.unacked = q.unacked[:copy(q.unacked, q.unacked[k:])]
+	}
+	flags := d.Meta.Flags
+	if flags&flagAck != 0 && d.Meta.SACK != 0 {
+		acked += n.applySACK(q, cum, d.Meta.SACK)
+	}
+	q.inflight -= min(q.inflight, acked)
+	switch {
+	case flags&flagNAK != 0:
+		n.st.nakRecv.Inc()
+		q.cc.OnLoss(now, LossNACK)
+		n.rewind(q, 0)
+	case flags&flagTrimNAK != 0:
+		n.st.trimNakRecv.Inc()
+		q.cc.OnLoss(now, LossTrimmed)
+		for i := range q.unacked {
+			if q.unacked[i].psn == d.Meta.PSN {
+				q.paths.OnFeedback(now, q.unacked[i].entropy, PathTrim)
+				if n.cfg.Recovery == GoBackN {
+					n.rewind(q, i)
+				} else if !q.unacked[i].pending {
+					q.unacked[i].pending = true
+					q.retxQ++
+				}
+				break
+			}
+		}
+	}
+	if flags&flagAck != 0 {
+		ev := AckEvent{AckedBytes: acked, ECE: flags&flagECE != 0, Entropy: d.Meta.Entropy}
+		if d.Meta.Sent != 0 {
+			ev.RTT = now - rtlmodel.Time(d.Meta.Sent)
+		}
+		if d.HasINT {
+			ev.INT = &d.INT
+		}
+		q.cc.OnAck(now, &ev)
+		fb := PathOK
+		if ev.ECE {
+			fb = PathECN
+		}
+		q.paths.OnFeedback(now, d.Meta.Entropy, fb)
+	}
+	n.completeAcked(q, now, cum)
+	if len(q.unacked) == 0 {
+		q.rtoAt = 0
+	} else if k > 0 {
+		q.rtoAt = now + n.cfg.RTO
+	}
+	n.reconsider(q, now)
+}
+
+// applySACK marks packets the bitmap reports and, for selective repeat,
+// queues holes that dupThresh later packets have overtaken. It returns the
+// payload bytes newly known to have arrived.
+func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) uint64 {
+	var bytes uint64
+	highest := -1
+	for i := range q.unacked {
+		p := &q.unacked[i]
+		d := PSNDiff(PSN(p.psn), base)
+		if d < 0 || d >= 64 {
+			continue
+		}
+		if sack>>uint(d)&1 != 0 {
+			if !p.sacked {
+				p.sacked = true
+				bytes += uint64(p.payload)
+				if p.pending {
+					p.pending = false
+					q.retxQ--
+				}
+			}
+			highest = i
+		}
+	}
+	if n.cfg.Recovery != SelectiveRepeat || highest < 0 {
+		return bytes
+	}
+	later := 0
+	for i := highest; i >= 0; i-- {
+		p := &q.unacked[i]
+		if p.sacked {
+			later++
+			continue
+		}
+		if later >= dupThresh && !p.pending {
+			p.pending = true
+			q.retxQ++
+			n.st.sackRetx.Inc()
+		}
+	}
+	return bytes
+}
+
+// completeAcked completes, in order, the messages all of whose packets
+// the cumulative ACK covers.
+func (n *NIC) completeAcked(q *qpState, now rtlmodel.Time, cum PSN) {
+	k := 0
+	for k < q.seg && k < len(q.msgs) {
+		m := q.msgs[k]
+		last := PSN(m.firstPSN).Add(m.packets - 1)
+		if PSNCompare(last, cum) >= 0 {
+			break
+		}
+		visible := n.host.WriteCQE(now)
+		n.st.txMessages.Inc()
+		c := Completion{QP: q.id, Msg: m.id, Bytes: m.wr.Bytes, Posted: m.wr.Posted, Placed: now, Visible: visible}
+		if n.OnComplete != nil {
+			n.OnComplete(c)
+		}
+		if n.cqes != nil {
+			if n.cqes.CanSend() {
+				n.cqes.SendAt(c, visible)
+			} else {
+				n.st.cqeOverflow.Inc()
+			}
+		}
+		k++
+	}
+	if k > 0 {
+		q.msgs = q.msgs[:copy(q.msgs, q.msgs[k:])]
+		q.seg -= k
+	}
+}
+
+// obeyPFC pauses the NIC's transmitter for the quanta of class 0 (data)
+// in a PFC frame from the switch (FACTS 2.7).
+func (n *NIC) obeyPFC(d *packet.Desc, now rtlmodel.Time) {
+	n.st.pfcRecv.Inc()
+	if d.PFCClasses&1 == 0 {
+		return
+	}
+	q := rtlmodel.Time(d.PFCQuanta[0])
+	n.pauseUntil = now + q*n.quantum
+}

@@ -1,0 +1,115 @@
+package nic400g
+
+import (
+	"fmt"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// CCNames lists the congestion-control algorithms Config.CC accepts.
+var CCNames = []string{"none", "dcqcn", "dcqcn-fw", "hpcc", "timely", "swift", "nscc"}
+
+// noCC sends at line rate with no window: the baseline.
+type noCC struct{}
+
+func (noCC) Name() string                   { return "none" }
+func (noCC) OnSend(rtlmodel.Time, uint32)   {}
+func (noCC) OnAck(rtlmodel.Time, *AckEvent) {}
+func (noCC) OnCNP(rtlmodel.Time)            {}
+func (noCC) OnLoss(rtlmodel.Time, LossKind) {}
+func (noCC) Advance(rtlmodel.Time)          {}
+func (noCC) NextEvent() rtlmodel.Time       { return rtlmodel.Forever }
+func (noCC) Rate() Kbps                     { return 0 }
+func (noCC) Window() uint64                 { return 0 }
+
+// dcqcnCC is a DCQCN reaction point behind the CongestionControl
+// interface: CNPs cut the rate, the byte counter counts sent bytes.
+type dcqcnCC struct{ rp *ReactionPoint }
+
+func (d dcqcnCC) Name() string                           { return "dcqcn" }
+func (d dcqcnCC) OnSend(now rtlmodel.Time, bytes uint32) { d.rp.OnBytesSent(now, uint64(bytes)) }
+func (d dcqcnCC) OnAck(rtlmodel.Time, *AckEvent)         {}
+func (d dcqcnCC) OnCNP(now rtlmodel.Time)                { d.rp.OnCNP(now) }
+func (d dcqcnCC) OnLoss(rtlmodel.Time, LossKind)         {}
+func (d dcqcnCC) Advance(now rtlmodel.Time)              { d.rp.Advance(now) }
+func (d dcqcnCC) NextEvent() rtlmodel.Time               { return d.rp.NextEvent() }
+func (d dcqcnCC) Window() uint64                         { return 0 }
+func (d dcqcnCC) Rate() Kbps {
+	if !d.rp.Active() {
+		return 0
+	}
+	return d.rp.Rate()
+}
+
+// ccFactory builds one QP's congestion control; the parameters are the
+// NIC's, shared by its QPs.
+type ccFactory func() CongestionControl
+
+// newCCFactory checks the configured algorithm and returns its factory.
+func newCCFactory(cfg *Config) (ccFactory, error) {
+	rate := cfg.Wire.Lanes.MACRate().BitsPerSecond()
+	line := rate.Num() / rate.Den()
+	switch cfg.CC {
+	case "", "none":
+		return func() CongestionControl { return noCC{} }, nil
+	case "dcqcn", "dcqcn-fw":
+		p := PaperParams(line)
+		if cfg.CC == "dcqcn-fw" {
+			p = FirmwareParams(line)
+		}
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+		return func() CongestionControl { return dcqcnCC{NewReactionPoint(&p)} }, nil
+	case "hpcc":
+		p := DefaultHPCCParams(line)
+		if _, err := NewHPCC(&p); err != nil {
+			return nil, err
+		}
+		return func() CongestionControl { c, _ := NewHPCC(&p); return c }, nil
+	case "timely":
+		p := DefaultTimelyParams(line)
+		if _, err := NewTimely(&p); err != nil {
+			return nil, err
+		}
+		return func() CongestionControl { c, _ := NewTimely(&p); return c }, nil
+	case "swift":
+		p := DefaultSwiftParams(line)
+		if _, err := NewSwift(&p); err != nil {
+			return nil, err
+		}
+		return func() CongestionControl { c, _ := NewSwift(&p); return c }, nil
+	case "nscc":
+		p := DefaultNSCCParams(line, 10*rtlmodel.Microsecond, false)
+		return func() CongestionControl { return NewNSCC(&p) }, nil
+	}
+	return nil, fmt.Errorf("nic %d: unknown congestion control %q (one of %v)", cfg.ID, cfg.CC, CCNames)
+}
+
+// newCC builds a QP's congestion control.
+func (n *NIC) newCC() CongestionControl { return n.ccf() }
+
+// newPaths builds a QP's entropy selector.
+func (n *NIC) newPaths(qp uint32) PathSelector {
+	space := EntropyRoCEv2
+	if n.cfg.Stack == UET {
+		space = EntropyUET
+	}
+	switch n.cfg.Paths {
+	case "spray":
+		p := DefaultSprayParams(space)
+		p.SetSize, p.Seed = uint32(n.cfg.PathSet), n.cfg.Seed
+		s, err := NewObliviousSpray(p, fmt.Sprintf("nic%d/qp%d", n.cfg.ID, qp))
+		if err == nil {
+			return s
+		}
+	case "pathaware":
+		p := DefaultPathAwareParams(space)
+		p.SetSize, p.Seed = uint32(n.cfg.PathSet), n.cfg.Seed
+		s, err := NewPathAwareSpray(p, fmt.Sprintf("nic%d/qp%d", n.cfg.ID, qp))
+		if err == nil {
+			return s
+		}
+	}
+	return NewRoCEv2FixedPath(qp, n.qps[qp].peerQP)
+}

@@ -1,0 +1,149 @@
+package nic400g
+
+import (
+	"fmt"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
+)
+
+// HeaderStack selects the encapsulation the NIC builds (FACTS 1.4).
+type HeaderStack uint8
+
+const (
+	// RoCEv2IPv4 is Ethernet/IPv4/UDP 4791/BTH[/RETH] + ICRC + FCS.
+	RoCEv2IPv4 HeaderStack = iota
+	// RoCEv2IPv6 is Ethernet/IPv6/UDP 4791/BTH[/RETH] + ICRC + FCS.
+	RoCEv2IPv6
+	// LeanNative is native IB framing, LRH/BTH[/RETH] + ICRC + VCRC, with no
+	// Ethernet preamble or gap on the wire.
+	LeanNative
+	// UET is Ethernet/IPv4/UDP 4793/PDS RUD/SES standard + FCS; every
+	// packet carries its buffer offset, so receivers place it directly.
+	UET
+)
+
+// String names the stack.
+func (s HeaderStack) String() string {
+	switch s {
+	case RoCEv2IPv4:
+		return "RoCEv2/IPv4"
+	case RoCEv2IPv6:
+		return "RoCEv2/IPv6"
+	case LeanNative:
+		return "native IB"
+	case UET:
+		return "UET"
+	}
+	return fmt.Sprintf("stack(%d)", uint8(s))
+}
+
+// Recovery is the loss recovery scheme.
+type Recovery uint8
+
+const (
+	// GoBackN rewinds to the first lost packet and resends everything
+	// after it; the receiver drops out-of-order packets and NAKs.
+	GoBackN Recovery = iota
+	// SelectiveRepeat resends only lost packets; the receiver keeps
+	// out-of-order packets (placing them directly or in a reorder buffer)
+	// and reports them with SACK.
+	SelectiveRepeat
+)
+
+// Config is one NIC.
+type Config struct {
+	// ID is the NIC's endpoint address (IPv4 10.x.y.z with x.y.z = ID).
+	ID uint32
+	// Stack is the header stack; MTU the payload bytes per packet (256 to
+	// 4096).
+	Stack HeaderStack
+	MTU   int
+	// ClockPeriod is the NIC core clock (1.25 GHz default, E).
+	ClockPeriod rtlmodel.Time
+	// Wire is the NIC's 400G port (FACTS 3; 4 lanes).
+	Wire serdes.WireConfig
+	// TxCycles is the transmit pipeline from a scheduling decision to the
+	// MAC: WQE parse, header build, CC gate (FACTS 6.2: 80-150 ns, E).
+	TxCycles uint64
+	// RxCycles is the receive pipeline from the MAC to placement: parse,
+	// QPC lookup, R_Key/MTT translation, ICRC check (FACTS 6.2: 80-150 ns,
+	// E).
+	RxCycles uint64
+	// Recovery selects go-back-N or selective repeat; RTO is the
+	// retransmission timeout.
+	Recovery Recovery
+	RTO      rtlmodel.Time
+	// ReorderPackets is the receive reorder buffer per QP for packets that
+	// carry no address (RoCE MIDDLE/LAST); 0 makes the receiver drop them
+	// out of order. Packets with an address are placed directly.
+	ReorderPackets int
+	// RecvWindow is the PSN bitmap window per QP (power of two).
+	RecvWindow int
+	// AckEvery coalesces ACKs: one per AckEvery packets received in order,
+	// or after AckDelay, whichever first; out-of-order arrivals are
+	// acknowledged at once with a SACK.
+	AckEvery int
+	AckDelay rtlmodel.Time
+	// CC selects the congestion control ("none", "dcqcn", "dcqcn-fw" and the
+	// others the package provides); CNPInterval is the DCQCN notification
+	// point's minimum CNP spacing per QP.
+	CC          string
+	CNPInterval rtlmodel.Time
+	// Paths selects multipath entropy: "fixed", "spray" (oblivious over
+	// PathSet entropies) or "pathaware".
+	Paths   string
+	PathSet int
+	// QPs is the number of QP contexts; QPCache configures the on-chip
+	// context cache in front of the host-memory backing store.
+	QPs     int
+	QPCache QPCacheConfig
+	// Prefetch fetches a QP's context when its doorbell arrives, before
+	// the scheduler needs it.
+	Prefetch bool
+	// ContextFetches is how many QP context reads may be in flight at once
+	// (the cache's miss-handling registers, E); a QP that misses beyond
+	// that waits for one to finish.
+	ContextFetches int
+	// Host is the host interface (PCIe and memory); nil builds the PCIe
+	// Gen5 x16 model (PCIeHostSide) and takes the QP cache's miss latency
+	// from it.
+	Host HostSide
+	// Seed seeds the NIC's random streams.
+	Seed uint64
+}
+
+// DefaultConfig is a 400G NIC with RoCEv2/IPv4, MTU 4096, DCQCN with the
+// paper's parameters and selective repeat.
+func DefaultConfig(id uint32) Config {
+	return Config{
+		ID: id, Stack: RoCEv2IPv4, MTU: 4096,
+		ClockPeriod: 800,
+		Wire: serdes.WireConfig{Lanes: 4, Interleave: 2, CableMillimetres: 2000,
+			TxLatency: 25 * rtlmodel.Nanosecond, RxPipeline: 45 * rtlmodel.Nanosecond},
+		TxCycles: 125, RxCycles: 125, // 100 ns each at 1.25 GHz (FACTS 6.2: 80-150 ns, E)
+		Recovery: SelectiveRepeat, RTO: 200 * rtlmodel.Microsecond,
+		ReorderPackets: 256, RecvWindow: 1024,
+		AckEvery: 4, AckDelay: 2 * rtlmodel.Microsecond,
+		CC: "dcqcn", CNPInterval: NPIntervalPaper,
+		Paths: "fixed", PathSet: 256,
+		QPs: 1024, QPCache: DefaultQPCacheConfig(), ContextFetches: 32,
+		Seed: uint64(id) + 1,
+	}
+}
+
+func (c *Config) validate() error {
+	switch {
+	case c.MTU < 256 || c.MTU > 4096:
+		return fmt.Errorf("nic %d: MTU %d outside 256..4096", c.ID, c.MTU)
+	case c.ClockPeriod == 0 || c.TxCycles < 1 || c.RxCycles < 1:
+		return fmt.Errorf("nic %d: clock and pipelines need at least one cycle", c.ID)
+	case c.AckEvery < 1:
+		return fmt.Errorf("nic %d: AckEvery must be at least 1", c.ID)
+	case c.QPs < 1:
+		return fmt.Errorf("nic %d: at least one QP", c.ID)
+	case c.ContextFetches < 1:
+		return fmt.Errorf("nic %d: ContextFetches must be at least 1", c.ID)
+	}
+	return nil
+}

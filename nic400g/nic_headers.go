@@ -1,0 +1,139 @@
+package nic400g
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+)
+
+// Trailer and framing sizes (FACTS 1.1, 1.2).
+const (
+	icrcBytes = 4
+	fcsBytes  = 4
+	vcrcBytes = 2
+	minFrame  = 64 // Ethernet minimum frame with FCS
+)
+
+// ECN codepoint ECT(0) in the IP TOS / traffic class (RFC 3168).
+const ect0 = 0x02
+
+// macOf and ipOf are the model's address plan: endpoint n is
+// 02:00:00:xx:yy:zz and 10.xx.yy.zz (IPv6 fd00::xx:yy:zz).
+func macOf(n uint32) [6]byte { return [6]byte{0x02, 0, 0, byte(n >> 16), byte(n >> 8), byte(n)} }
+func ipOf(n uint32) [4]byte  { return [4]byte{10, byte(n >> 16), byte(n >> 8), byte(n)} }
+func ip6Of(n uint32) [16]byte {
+	return [16]byte{0: 0xfd, 13: byte(n >> 16), 14: byte(n >> 8), 15: byte(n)}
+}
+
+// hdr describes one packet for the header writer.
+type hdr struct {
+	dst     uint32 // peer endpoint
+	destQP  uint32
+	op      packet.OpCode
+	psn     uint32
+	payload uint32
+	offset  uint64 // payload offset in the message (RETH VA, SES offset)
+	length  uint64 // message length (RETH DMA length)
+	entropy uint16
+	class   uint8
+	ackReq  bool
+	aeth    *packet.AETH
+	msgID   uint16
+	som     bool
+	eom     bool
+}
+
+// writeHeaders encodes h for the NIC's stack into d.Hdr and sets
+// d.HdrLen and d.FrameBytes. Encoders only fail on values too wide for
+// their fields, which the NIC never builds.
+func (n *NIC) writeHeaders(d *packet.Desc, h *hdr) {
+	b := d.Hdr[:]
+	pad := (4 - h.payload%4) % 4
+	transport := packet.BTHLen
+	if h.op.HasRETH() {
+		transport += packet.RETHLen
+	}
+	if h.aeth != nil {
+		transport += packet.AETHLen
+	}
+	if h.op == packet.OpCode(0x81) {
+		transport += 16 // CNP reserved bytes (FACTS 1.2)
+	}
+	var off int
+	var frame uint32
+	switch n.cfg.Stack {
+	case LeanNative:
+		pktLen := uint16((packet.LRHLen + transport + int(h.payload+pad) + icrcBytes) / 4)
+		lrh := packet.LRH{LNH: 2, DLID: uint16(h.dst + 1), SLID: uint16(n.cfg.ID + 1), PktLen: pktLen, SL: h.class}
+		off = must(lrh.Encode(b))
+		frame = uint32(off+transport) + h.payload + pad + icrcBytes + vcrcBytes
+	case UET:
+		off = n.writeIPUDP(b, h, packet.UETPort, packet.PDSRequestLen+packet.SESStandardLen)
+		pds := packet.PDSRequest{Type: packet.PDSTypeRUDReq, PSN: h.psn, AckReq: h.ackReq,
+			SPDCID: uint16(n.cfg.ID), DPDCID: uint16(h.dst)}
+		off += must(pds.Encode(b[off:]))
+		ses := packet.SESStandard{BufferOffset: h.offset, RequestLength: uint32(h.length)}
+		ses.SOM, ses.EOM, ses.MessageID = h.som, h.eom, h.msgID
+		off += must(ses.Encode(b[off:]))
+		frame = uint32(off) + h.payload + fcsBytes
+		d.FrameBytes = max(frame, minFrame)
+		d.HdrLen = uint16(off)
+		return
+	default:
+		off = n.writeIPUDP(b, h, packet.RoCEv2Port, transport+int(h.payload+pad)+icrcBytes)
+		frame = uint32(off+transport) + h.payload + pad + icrcBytes + fcsBytes
+	}
+	bth := packet.BTH{OpCode: h.op, PadCnt: uint8(pad), PKey: 0xFFFF, DestQP: h.destQP & 0xFFFFFF,
+		AckReq: h.ackReq, PSN: h.psn & 0xFFFFFF, BECN: h.op == packet.OpCode(0x81)}
+	off += must(bth.Encode(b[off:]))
+	if h.op.HasRETH() {
+		reth := packet.RETH{VA: h.offset, RKey: h.destQP, DMALen: uint32(h.length)}
+		off += must(reth.Encode(b[off:]))
+	}
+	if h.aeth != nil {
+		off += must(h.aeth.Encode(b[off:]))
+	}
+	if h.op == packet.OpCode(0x81) {
+		clear(b[off : off+16])
+		off += 16
+	}
+	if n.cfg.Stack != LeanNative {
+		frame = max(frame, minFrame)
+	}
+	d.FrameBytes = frame
+	d.HdrLen = uint16(off)
+}
+
+// writeIPUDP writes Ethernet, IP and UDP for a UDP payload of udpPayload
+// bytes and returns the offset after UDP.
+func (n *NIC) writeIPUDP(b []byte, h *hdr, port uint16, udpPayload int) int {
+	eth := packet.Ethernet{Dst: macOf(h.dst), Src: macOf(n.cfg.ID), EtherType: packet.EtherTypeIPv4}
+	udpLen := uint16(packet.UDPLen + udpPayload)
+	tos := h.class<<5 | ect0
+	sport := 0xC000 | h.entropy&0x3FFF
+	if port == packet.UETPort {
+		sport = h.entropy
+	}
+	udp := packet.UDP{SrcPort: sport, DstPort: port, Length: udpLen}
+	if n.cfg.Stack == RoCEv2IPv6 {
+		eth.EtherType = packet.EtherTypeIPv6
+		off := must(eth.Encode(b))
+		ip := packet.IPv6{TrafficClass: tos, PayloadLength: udpLen, NextHeader: packet.IPProtoUDP, HopLimit: 64,
+			Src: ip6Of(n.cfg.ID), Dst: ip6Of(h.dst)}
+		off += must(ip.Encode(b[off:]))
+		return off + must(udp.Encode(b[off:]))
+	}
+	off := must(eth.Encode(b))
+	ip := packet.IPv4{IHL: 5, TOS: tos, TotalLength: uint16(packet.IPv4MinLen) + udpLen, TTL: 64,
+		Protocol: packet.IPProtoUDP, Src: ipOf(n.cfg.ID), Dst: ipOf(h.dst), Flags: 2}
+	_ = ip.ComputeChecksum()
+	off += must(ip.Encode(b[off:]))
+	return off + must(udp.Encode(b[off:]))
+}
+
+// must unwraps an encoder result; a failure is a broken invariant of the
+// NIC (it never builds a field too wide), not a user error.
+func must(n int, err error) int {
+	if err != nil {
+		panic("nic400g: header encoding: " + err.Error())
+	}
+	return n
+}

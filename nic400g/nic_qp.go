@@ -1,0 +1,95 @@
+package nic400g
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// WorkRequest is one RDMA WRITE (or SEND) a driver posts to a QP.
+type WorkRequest struct {
+	QP     uint32 // local QP
+	Dst    uint32 // peer endpoint
+	DestQP uint32 // peer QP
+	Bytes  uint64
+	// Inline carries the payload in the doorbell (BlueFlame-style) instead
+	// of a WQE the NIC must fetch.
+	Inline bool
+	// Posted is when the CPU wrote the doorbell.
+	Posted rtlmodel.Time
+}
+
+// message is a work request being sent.
+type message struct {
+	wr       WorkRequest
+	id       uint32
+	firstPSN uint32
+	packets  uint32
+	ready    rtlmodel.Time // WQE available (doorbell + fetch)
+	sentTo   uint64        // bytes segmented so far
+	acked    uint32        // packets acknowledged
+}
+
+// sentPkt is a packet awaiting acknowledgement.
+type sentPkt struct {
+	psn     uint32
+	msg     uint32 // index into the QP's message ring
+	offset  uint64
+	payload uint32
+	sentAt  rtlmodel.Time
+	sacked  bool
+	retx    uint16
+	entropy uint16
+	pending bool // queued for retransmission
+}
+
+// recvMsg is a message the responder has seen a packet of, kept in PSN
+// order until the in-order point passes its last PSN.
+type recvMsg struct {
+	lastPSN PSN
+	length  uint64
+	id      uint32
+	posted  rtlmodel.Time
+}
+
+// qpState is the NIC's state of one active QP: a slab entry that exists
+// only while the QP has work (ARCHITECTURE "Fidelity": state only for
+// active QPs).
+type qpState struct {
+	id     uint32
+	peer   uint32
+	peerQP uint32
+
+	// requester side
+	msgs       []*message // FIFO of messages not yet fully acknowledged
+	nextMsgID  uint32
+	seg        int // index in msgs of the message being segmented
+	nextPSN    uint32
+	unacked    []sentPkt // in PSN order
+	inflight   uint64
+	retxQ      int // packets marked pending
+	nextSend   rtlmodel.Time
+	rtoAt      rtlmodel.Time
+	ctxReady   rtlmodel.Time
+	ctxValid   bool
+	ctxWaiting bool
+	dataReady  []rtlmodel.Time // host-read completion per packet ahead, ring
+	dataHead   int
+	cc         CongestionControl
+	paths      PathSelector
+	entropy    uint16
+	inRing     bool
+	timerAt    rtlmodel.Time
+	lastNAK    uint32
+
+	// responder side
+	rw       *RecvWindow
+	held     int // out-of-order packets held in the reorder buffer
+	recvMsgs []recvMsg
+	sinceAck int
+	ackAt    rtlmodel.Time
+	ce       bool
+	nakSent  bool
+	lastINT  bool
+	intv     packet.INT
+	lastSent uint64
+}

@@ -1,0 +1,191 @@
+package nic400g
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
+)
+
+// receive handles one frame leaving the receive pipeline.
+func (n *NIC) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
+	d := f.Frame
+	defer n.pool.Put(d)
+	switch {
+	case f.Timing.BadFCS:
+		n.st.fcsDrops.Inc()
+	case d.Kind == packet.KindPFC:
+		n.obeyPFC(d, now)
+	case d.Meta.Flags&flagData != 0:
+		n.rxData(d, now)
+	case d.Meta.Flags&(flagAck|flagNAK|flagTrimNAK) != 0:
+		n.rxAck(d, now)
+	case d.Meta.Flags&flagCNP != 0:
+		n.st.cnpRecv.Inc()
+		if q := n.qps[d.Meta.DestQP]; q != nil && q.cc != nil {
+			q.cc.OnCNP(now)
+			n.reconsider(q, now)
+		}
+	}
+}
+
+// rxData is the responder's receive path for one data packet.
+func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
+	n.st.rxData.Inc()
+	q := n.qp(d.Meta.DestQP)
+	q.peer, q.peerQP = d.Src, d.Meta.QP
+	if q.rw == nil {
+		rw, err := NewRecvWindow(n.cfg.RecvWindow, n.store.Context(q.id).RecvPSN)
+		if err != nil {
+			panic("nic400g: receive window: " + err.Error())
+		}
+		q.rw = rw
+	}
+	psn := PSN(d.Meta.PSN)
+	if d.Trimmed {
+		n.st.rxTrimmed.Inc()
+		n.sendCtrl(q, now, flagTrimNAK, uint32(psn), 0)
+		return
+	}
+	if d.Marked {
+		n.st.rxCE.Inc()
+		q.ce = true
+		if n.np.OnCE(q.id, now) {
+			n.sendCtrl(q, now, flagCNP, 0, 0)
+		}
+	}
+	if d.HasINT {
+		q.lastINT, q.intv = true, d.INT
+	}
+	q.lastSent = d.Meta.Sent
+	exp := q.rw.Expected()
+	if psn != exp && PSNCompare(psn, exp) > 0 {
+		hasAddr := n.cfg.Stack == UET || d.Meta.Offset == 0
+		switch {
+		case n.cfg.Recovery == GoBackN:
+			n.st.rxOOODrop.Inc()
+			if !q.nakSent || q.lastNAK != uint32(exp) {
+				q.nakSent, q.lastNAK = true, uint32(exp)
+				n.sendCtrl(q, now, flagNAK, uint32(exp), 0)
+			}
+			return
+		case !hasAddr && q.rw.Held() >= n.cfg.ReorderPackets:
+			n.st.reorderDrops.Inc()
+			return
+		}
+	}
+	res, _ := q.rw.Receive(psn)
+	switch res {
+	case RecvOutOfWindow:
+		n.st.rxOutOfWindow.Inc()
+		return
+	case RecvDuplicate:
+		n.st.rxDup.Inc()
+		n.sendAck(q, now, true)
+		return
+	}
+	n.noteMessage(q, d)
+	if res == RecvOutOfOrder {
+		n.st.rxOOO.Inc()
+		n.sendAck(q, now, true)
+		return
+	}
+	q.nakSent = false
+	n.completeInOrder(q, now, d.Meta.Payload)
+	q.sinceAck++
+	if q.sinceAck >= n.cfg.AckEvery || d.Meta.Flags&flagLast != 0 || q.rw.Held() > 0 {
+		n.sendAck(q, now, false)
+	} else if q.ackAt == 0 {
+		q.ackAt = now + n.cfg.AckDelay
+		n.schedule(q, q.ackAt)
+	}
+}
+
+// noteMessage remembers the message a packet belongs to, in PSN order,
+// with its last PSN (from the packet's offset, the message length and the
+// MTU, as the responder's context knows them).
+func (n *NIC) noteMessage(q *qpState, d *packet.Desc) {
+	for i := len(q.recvMsgs) - 1; i >= 0; i-- {
+		if q.recvMsgs[i].id == d.Meta.Msg {
+			return
+		}
+	}
+	mtu := uint64(n.cfg.MTU)
+	rest := d.Meta.Length - d.Meta.Offset - uint64(d.Meta.Payload)
+	last := PSN(d.Meta.PSN).Add(uint32((rest + mtu - 1) / mtu))
+	m := recvMsg{lastPSN: last, length: d.Meta.Length, id: d.Meta.Msg, posted: rtlmodel.Time(d.Meta.Posted)}
+	i := len(q.recvMsgs)
+	q.recvMsgs = append(q.recvMsgs, m)
+	for i > 0 && PSNCompare(q.recvMsgs[i-1].lastPSN, last) > 0 {
+		q.recvMsgs[i] = q.recvMsgs[i-1]
+		i--
+	}
+	q.recvMsgs[i] = m
+}
+
+// completeInOrder completes every message whose last PSN the in-order
+// point has passed: its data is in host memory, then its CQE.
+func (n *NIC) completeInOrder(q *qpState, now rtlmodel.Time, lastPayload uint32) {
+	exp := q.rw.Expected()
+	k := 0
+	for k < len(q.recvMsgs) && PSNCompare(q.recvMsgs[k].lastPSN, exp) < 0 {
+		m := q.recvMsgs[k]
+		_, visible := n.host.Complete(now, lastPayload)
+		n.st.rxMessages.Inc()
+		n.st.rxBytes.Add(m.length)
+		if m.posted != 0 {
+			n.st.oneWay.Record(uint64(visible - m.posted))
+		}
+		if n.OnComplete != nil {
+			n.OnComplete(Completion{Responder: true, QP: q.id, Msg: m.id, Bytes: m.length, Posted: m.posted,
+				Placed: now, Visible: visible})
+		}
+		k++
+	}
+	if k > 0 {
+		q.recvMsgs = q.recvMsgs[:copy(q.recvMsgs, q.recvMsgs[k:])]
+	}
+}
+
+// sendAck queues an ACK with the cumulative PSN, a SACK bitmap above it,
+// the ECN echo and the last INT stack (HPCC).
+func (n *NIC) sendAck(q *qpState, now rtlmodel.Time, immediate bool) {
+	exp := q.rw.Expected()
+	flags := uint16(flagAck)
+	if q.ce {
+		flags |= flagECE
+	}
+	d := n.sendCtrl(q, now, flags, uint32(exp), q.rw.SACK(exp))
+	if q.lastINT {
+		d.HasINT, d.INT = true, q.intv
+	}
+	d.Meta.Sent = q.lastSent
+	q.sinceAck, q.ackAt, q.ce, q.lastINT = 0, 0, false, false
+	if immediate {
+		n.st.ackImmediate.Inc()
+	}
+}
+
+// sendCtrl queues a control frame (ACK, NAK, trim NACK or CNP) for q's
+// peer, ahead of data. RoCEv2 ACKs carry an AETH; the SACK bitmap travels
+// in the descriptor's metadata, a model extension (UET carries a 64-bit
+// SACK in ACK_CC, FACTS 2.6).
+func (n *NIC) sendCtrl(q *qpState, now rtlmodel.Time, flags uint16, psn uint32, sack uint64) *packet.Desc {
+	d := n.pool.Get()
+	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCAcknowledge, psn: psn, entropy: q.entropy, class: 6}
+	switch {
+	case flags&flagCNP != 0:
+		h.op = packet.OpCode(0x81)
+		n.st.cnpSent.Inc()
+	case flags&(flagNAK|flagTrimNAK) != 0:
+		h.aeth = &packet.AETH{Syndrome: 0x60}
+		n.st.naks.Inc()
+	default:
+		h.aeth = &packet.AETH{Syndrome: 0x1F}
+		n.st.acks.Inc()
+	}
+	n.writeHeaders(d, &h)
+	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
+	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: psn, SACK: sack, Flags: flags}
+	n.ctrl = append(n.ctrl, d)
+	return d
+}

@@ -1,0 +1,352 @@
+package nic400g
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// readAhead is how many packets of payload the DMA engine reads ahead of
+// transmission: enough outstanding reads to cover the PCIe read latency
+// at line rate (750 ns / 83.5 ns per 4 KB packet < 16, E).
+const readAhead = 16
+
+// Packet flags in packet.DescMeta.Flags.
+const (
+	flagData    = 1 << iota // a data packet
+	flagAck                 // an ACK (cumulative PSN in Meta.PSN, SACK bitmap above it)
+	flagNAK                 // a NAK for a sequence error at Meta.PSN
+	flagTrimNAK             // a NACK for the trimmed packet Meta.PSN
+	flagCNP                 // a congestion notification
+	flagECE                 // the acknowledged data was CE-marked
+	flagLast                // the last packet of its message
+	flagRetx                // a retransmission
+)
+
+// post accepts a work request whose doorbell reached the NIC at now.
+func (n *NIC) post(wr WorkRequest, now rtlmodel.Time) {
+	if int(wr.QP) >= len(n.qps) {
+		n.st.badQP.Inc()
+		return
+	}
+	q := n.qp(wr.QP)
+	q.peer, q.peerQP = wr.Dst, wr.DestQP
+	if q.cc == nil {
+		q.cc = n.newCC()
+	}
+	if q.paths == nil {
+		q.paths = n.newPaths(wr.QP)
+	}
+	m := &message{wr: wr, id: q.nextMsgID, ready: now}
+	q.nextMsgID++
+	m.packets = uint32(max(1, (wr.Bytes+uint64(n.cfg.MTU)-1)/uint64(n.cfg.MTU)))
+	if !wr.Inline {
+		m.ready = n.host.FetchWQE(now)
+	}
+	q.msgs = append(q.msgs, m)
+	n.st.posted.Inc()
+	if n.cfg.Prefetch && !q.ctxValid && !n.cache.Contains(wr.QP) && n.readSlots(now) > 0 {
+		if n.cache.Prefetch(wr.QP, now) {
+			n.reads.push(now + n.cfg.QPCache.MissLatency)
+		}
+	}
+	n.reconsider(q, now)
+}
+
+// segMsg returns the message being segmented, or nil.
+func (q *qpState) segMsg() *message {
+	if q.seg < len(q.msgs) {
+		return q.msgs[q.seg]
+	}
+	return nil
+}
+
+// sendable says whether q may send a packet now, or the earliest time it
+// might (rtlmodel.Forever: only an event will change that).
+func (n *NIC) sendable(q *qpState, now rtlmodel.Time) (rtlmodel.Time, bool) {
+	if q.retxQ == 0 && q.segMsg() == nil {
+		return rtlmodel.Forever, false
+	}
+	if q.ctxReady > now {
+		return q.ctxReady, false
+	}
+	if q.nextSend > now {
+		return q.nextSend, false
+	}
+	if q.retxQ == 0 {
+		m := q.segMsg()
+		if m.ready > now {
+			return m.ready, false
+		}
+		if w := q.cc.Window(); w != 0 && q.inflight+uint64(n.cfg.MTU) > w && q.inflight > 0 {
+			return rtlmodel.Forever, false
+		}
+		if t := q.nextDataReady(); t > now {
+			return t, false
+		}
+	}
+	return now, true
+}
+
+// nextDataReady is when the next new packet's payload is in the NIC.
+func (q *qpState) nextDataReady() rtlmodel.Time {
+	if len(q.dataReady) == 0 {
+		return 0
+	}
+	return q.dataReady[q.dataHead]
+}
+
+// transmit sends at most one frame: control frames first, then the QP at
+// the head of the ring if it may still send.
+func (n *NIC) transmit(now rtlmodel.Time) {
+	if !n.out.CanSend() {
+		return
+	}
+	if len(n.ctrl) > 0 {
+		d := n.ctrl[0]
+		copy(n.ctrl, n.ctrl[1:])
+		n.ctrl = n.ctrl[:len(n.ctrl)-1]
+		n.out.Send(d)
+		return
+	}
+	if n.pauseUntil > now {
+		return
+	}
+	for tries := 0; tries < 4 && n.ringAt < len(n.ring); tries++ {
+		id := n.ring[n.ringAt]
+		n.ringAt++
+		q := n.qps[id]
+		q.inRing = false
+		if !q.ctxValid && !n.needContext(q, now) {
+			continue
+		}
+		if _, ok := n.sendable(q, now); !ok {
+			n.reconsider(q, now)
+			continue
+		}
+		n.sendOne(q, now)
+		n.reconsider(q, now)
+		break
+	}
+	if n.ringAt == len(n.ring) {
+		n.ring, n.ringAt = n.ring[:0], 0
+	} else if n.ringAt > 1024 && n.ringAt*2 > len(n.ring) {
+		k := copy(n.ring, n.ring[n.ringAt:])
+		n.ring, n.ringAt = n.ring[:k], 0
+	}
+}
+
+// needContext looks the QP's context up in the cache when its turn comes;
+// it reports whether the context is there now. A miss starts a read of
+// the context from host memory if a read slot is free (Config.
+// ContextFetches), else the QP waits for one.
+func (n *NIC) needContext(q *qpState, now rtlmodel.Time) bool {
+	if q.ctxReady != 0 {
+		if q.ctxReady > now {
+			return false
+		}
+		q.ctxReady, q.ctxValid = 0, true
+		return true
+	}
+	if q.ctxWaiting {
+		return false
+	}
+	if !n.cache.Contains(q.id) && n.readSlots(now) == 0 {
+		q.ctxWaiting = true
+		n.ctxWait = append(n.ctxWait, q.id)
+		return false
+	}
+	hit, ready := n.cache.Lookup(q.id, now)
+	if hit || ready <= now {
+		q.ctxValid = true
+		return true
+	}
+	if !hit {
+		n.reads.push(ready)
+	}
+	q.ctxReady = ready
+	n.schedule(q, ready)
+	return false
+}
+
+// readSlots returns how many more context reads may start now.
+func (n *NIC) readSlots(now rtlmodel.Time) int {
+	for n.reads.len() > 0 && n.reads.min() <= now {
+		n.reads.pop()
+	}
+	return n.cfg.ContextFetches - n.reads.len()
+}
+
+// releaseWaiters starts the context reads of waiting QPs as slots free.
+func (n *NIC) releaseWaiters(now rtlmodel.Time) {
+	for n.waitAt < len(n.ctxWait) && n.readSlots(now) > 0 {
+		w := n.qps[n.ctxWait[n.waitAt]]
+		n.waitAt++
+		w.ctxWaiting = false
+		if n.needContext(w, now) {
+			n.reconsider(w, now)
+		}
+	}
+	if n.waitAt == len(n.ctxWait) {
+		n.ctxWait, n.waitAt = n.ctxWait[:0], 0
+	} else if n.waitAt > 1024 && 2*n.waitAt > len(n.ctxWait) {
+		n.ctxWait, n.waitAt = n.ctxWait[:copy(n.ctxWait, n.ctxWait[n.waitAt:])], 0
+	}
+}
+
+// sendOne sends q's next packet: a pending retransmission, else the next
+// segment of its current message.
+func (n *NIC) sendOne(q *qpState, now rtlmodel.Time) {
+	if q.retxQ > 0 {
+		for i := range q.unacked {
+			p := &q.unacked[i]
+			if p.pending {
+				p.pending = false
+				q.retxQ--
+				p.retx++
+				p.sentAt = now
+				n.st.retransmits.Inc()
+				n.emit(q, p, q.msgAt(p.msg), now, true)
+				return
+			}
+		}
+	}
+	m := q.segMsg()
+	payload := uint32(min(uint64(n.cfg.MTU), m.wr.Bytes-m.sentTo))
+	if m.sentTo == 0 {
+		m.firstPSN = q.nextPSN
+		q.startReads(n, m, now)
+	}
+	p := sentPkt{psn: q.nextPSN, msg: m.id, offset: m.sentTo, payload: payload, sentAt: now}
+	q.nextPSN = (q.nextPSN + 1) & uint32(PSNMask)
+	m.sentTo += uint64(payload)
+	q.popRead(n, m, now)
+	if m.sentTo >= m.wr.Bytes {
+		q.seg++
+	}
+	q.unacked = append(q.unacked, p)
+	q.inflight += uint64(payload)
+	if q.rtoAt == 0 {
+		q.rtoAt = now + n.cfg.RTO
+	}
+	n.emit(q, &q.unacked[len(q.unacked)-1], m, now, false)
+}
+
+// msgAt finds a message by id among those not yet acknowledged.
+func (q *qpState) msgAt(id uint32) *message {
+	for _, m := range q.msgs {
+		if m.id == id {
+			return m
+		}
+	}
+	return nil
+}
+
+// startReads issues the first payload reads of a message.
+func (q *qpState) startReads(n *NIC, m *message, now rtlmodel.Time) {
+	q.dataReady, q.dataHead = q.dataReady[:0], 0
+	if m.wr.Inline {
+		return
+	}
+	for k := 0; k < readAhead && uint64(k) < uint64(m.packets); k++ {
+		q.dataReady = append(q.dataReady, n.host.ReadData(now, uint32(n.cfg.MTU)))
+	}
+}
+
+// popRead consumes the read of the packet just sent and issues the read
+// readAhead packets further on.
+func (q *qpState) popRead(n *NIC, m *message, now rtlmodel.Time) {
+	if len(q.dataReady) == 0 {
+		return
+	}
+	ahead := m.sentTo/uint64(n.cfg.MTU) + readAhead - 1
+	if ahead < uint64(m.packets) {
+		q.dataReady[q.dataHead] = n.host.ReadData(now, uint32(n.cfg.MTU))
+		q.dataHead = (q.dataHead + 1) % len(q.dataReady)
+		return
+	}
+	q.dataReady[q.dataHead] = 0
+	q.dataHead = (q.dataHead + 1) % len(q.dataReady)
+}
+
+// emit builds and sends one data packet.
+func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx bool) {
+	d := n.pool.Get()
+	op := packet.RCWriteMiddle
+	first, last := p.offset == 0, p.offset+uint64(p.payload) >= m.wr.Bytes
+	switch {
+	case first && last:
+		op = packet.RCWriteOnly
+	case first:
+		op = packet.RCWriteFirst
+	case last:
+		op = packet.RCWriteLast
+	}
+	entropy := q.paths.Next(now)
+	p.entropy = entropy
+	h := hdr{dst: q.peer, destQP: q.peerQP, op: op, psn: p.psn, payload: p.payload, offset: p.offset,
+		length: m.wr.Bytes, entropy: entropy, ackReq: last, msgID: uint16(m.id), som: first, eom: last}
+	n.writeHeaders(d, &h)
+	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
+	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: p.psn, Offset: p.offset, Length: m.wr.Bytes,
+		Payload: p.payload, Msg: m.id, Entropy: entropy, Flags: flagData, Sent: uint64(now)}
+	if last {
+		d.Meta.Flags |= flagLast
+	}
+	if retx {
+		d.Meta.Flags |= flagRetx
+	}
+	d.Meta.Posted = uint64(m.wr.Posted)
+	q.cc.OnSend(now, d.FrameBytes)
+	if r := q.cc.Rate(); r != 0 {
+		q.nextSend = max(q.nextSend, now) + rtlmodel.Time(uint64(d.FrameBytes)*8_000_000_000/uint64(r))
+	}
+	n.st.txData.Inc()
+	n.st.txBytes.Add(uint64(p.payload))
+	n.out.Send(d)
+}
+
+// timeout handles a retransmission timeout: go-back-N resends from the
+// oldest unacknowledged packet, selective repeat the oldest only.
+func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
+	n.st.timeouts.Inc()
+	q.cc.OnLoss(now, LossTimeout)
+	if len(q.unacked) > 0 {
+		q.paths.OnFeedback(now, q.unacked[0].entropy, PathTimeout)
+	}
+	if n.cfg.Recovery == GoBackN {
+		n.rewind(q, 0)
+	} else if len(q.unacked) > 0 && !q.unacked[0].pending {
+		q.unacked[0].pending = true
+		q.retxQ++
+	}
+	q.rtoAt = now + n.cfg.RTO
+}
+
+// rewind marks every unacknowledged packet from index i on for resending
+// (go-back-N).
+func (n *NIC) rewind(q *qpState, i int) {
+	for ; i < len(q.unacked); i++ {
+		if !q.unacked[i].pending {
+			q.unacked[i].pending = true
+			q.retxQ++
+		}
+	}
+}
+
+// maybeRelease returns an idle QP's active state to the slab.
+func (n *NIC) maybeRelease(q *qpState) {
+	if q.inRing || len(q.msgs) > 0 || len(q.unacked) > 0 || q.sinceAck > 0 || q.timerAt != 0 ||
+		q.ctxReady > n.h.Now() || q.held > 0 || len(q.recvMsgs) > 0 {
+		return
+	}
+	if q.rw != nil && q.rw.Held() > 0 {
+		return
+	}
+	ctx := n.store.Context(q.id)
+	ctx.SendPSN = PSN(q.nextPSN)
+	if q.rw != nil {
+		ctx.RecvPSN = q.rw.Expected()
+	}
+	n.qps[q.id] = nil
+	n.free = append(n.free, q)
+}
