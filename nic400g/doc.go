@@ -6,9 +6,39 @@
 // estimated by us, U recalled but not re-checked) with reference keys such
 // as [R14].
 //
-// The pieces in this package so far are plain state machines, not kernel
-// components: a component that owns one calls it from its Eval with the
-// current rtlmodel.Time, and none of the per-event paths allocates.
+// NIC (nic*.go) is the kernel component: one per NIC, with doorbells in
+// from a driver, frames in from the wire and out through its own
+// serdes.PhyLink. Its transmit side schedules active QPs round robin (one
+// packet per turn, O(1)), gates each by its CongestionControl (rate
+// pacing, window), segments messages at the MTU into real headers of the
+// configured stack (RoCEv2 over IPv4 or IPv6, lean native IB framing, UET
+// with a buffer offset in every packet), reads payload ahead through the
+// HostSide, and keeps every packet until acknowledged for go-back-N or
+// selective repeat with an RTO and fast retransmission on trim NACKs. Its
+// receive side tracks PSNs in a RecvWindow, places packets that carry
+// their address directly and holds the others in a bounded reorder
+// buffer, completes messages in order, coalesces ACKs with a SACK bitmap,
+// NAKs sequence errors and sends CNPs through the DCQCN notification
+// point. QP contexts come through the QPCache with a bounded number of
+// reads in flight.
+//
+// The other pieces are plain state machines the component calls from its
+// Eval with the current rtlmodel.Time; none of their per-event paths
+// allocates.
+//
+// Congestion control (cc*.go) sits behind one interface,
+// CongestionControl: DCQCN (below), HPCC with INT (FACTS 2.2), TIMELY
+// (2.3), Swift (2.4), an NSCC-like window (2.6) and an EQDS-style
+// receiver-credit scheme with its receiver pacer (2.5). Multipath entropy
+// (multipath*.go) is a PathSelector: a fixed entropy per flow (classic
+// ECMP), oblivious spraying over an entropy set, or path-aware spraying
+// that penalises entropies seen with ECN, trims, NACKs or timeouts.
+//
+// Host interface (pcie*.go, host*.go; FACTS 5.2, 6.2). PCIeLink is a PCIe
+// link per direction with exact TLP overheads and serialisation; Host
+// puts doorbells, WQE fetches, payload DMA, CQE writes and context reads
+// on it, and HostSide is what the NIC needs of a host (PCIeHostSide over
+// that model, FixedHostSide with fixed latencies).
 //
 // DCQCN (FACTS 2.1). ReactionPoint is the sender-side rate controller of
 // one QP and NotificationPoint the receiver-side CNP generator. Datapath
