@@ -20,8 +20,8 @@ var commands []*cli.Command
 
 func newApp() *cli.App {
 	return &cli.App{
-		Name:  "fabricmodel",
-		Usage: "cycle-accurate model of a 400G RDMA NIC, a 51.2T switch and the fabrics built from them",
+		Name:     "fabricmodel",
+		Usage:    "cycle-accurate model of a 400G RDMA NIC, a 51.2T switch and the fabrics built from them",
 		Commands: commands,
 	}
 }
