@@ -156,8 +156,12 @@ func frameBytes(p *packet.Desc) int { return int(p.FrameBytes) }
 
 // wireConfig is the PHY of port i, in either direction.
 func (sw *Switch) wireConfig(i int) serdes.WireConfig {
+	cable := sw.cfg.CableMillimetres
+	if c, ok := sw.cfg.PortCableMillimetres[i]; ok {
+		cable = c
+	}
 	return serdes.WireConfig{Lanes: sw.ports[i].Lanes, Interleave: sw.cfg.Interleave,
-		CableMillimetres: sw.cfg.CableMillimetres, TxLatency: sw.cfg.PhyTx, RxPipeline: sw.cfg.PhyRx,
+		CableMillimetres: cable, TxLatency: sw.cfg.PhyTx, RxPipeline: sw.cfg.PhyRx,
 		CutThroughBytes: sw.cfg.CutThroughBytes, Seed: sw.cfg.Seed ^ uint64(i)*0x9e3779b97f4a7c15}
 }
 
@@ -188,6 +192,18 @@ func (sw *Switch) AttachTx(i int, to *rtlmodel.Handle) (*rtlmodel.Link[serdes.Rx
 	}
 	sw.tx[i].Connect(sw.txIn[i], l)
 	return l, nil
+}
+
+// LinkTo cables port i of this switch to port j of peer, one direction:
+// this switch's egress PHY delivers into the peer's ingress pipe. Call it
+// both ways for a duplex link.
+func (sw *Switch) LinkTo(i int, peer *Switch, j int) error {
+	l, err := peer.AttachRx(j, sw.tx[i])
+	if err != nil {
+		return err
+	}
+	sw.tx[i].Connect(sw.txIn[i], l)
+	return nil
 }
 
 // Ports returns the port list.

@@ -18,8 +18,10 @@ type Config struct {
 	// Pipes sets the packet-processing pipes, their clock and packet rate.
 	Pipes PipeConfig
 
-	// CableMillimetres is every port's cable length (FACTS 6.2: 2 m).
-	CableMillimetres uint64
+	// CableMillimetres is every port's cable length (FACTS 6.2: 2 m);
+	// PortCableMillimetres overrides it per port.
+	CableMillimetres     uint64
+	PortCableMillimetres map[int]uint64
 	// Interleave is the RS(544,514) codeword interleave (FACTS 3: 2 for
 	// 400GBASE-R).
 	Interleave serdes.Interleave
