@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -138,11 +139,14 @@ func LoadMap(r io.Reader, name string) (*Map, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(b) > maxMapSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxMapSize)
+		return nil, fmt.Errorf("%s:%d: larger than %d bytes", name, bytes.Count(b[:maxMapSize], []byte{'\n'})+1, maxMapSize)
+	}
+	if l := badByteLine(b); l > 0 {
+		return nil, fmt.Errorf("%s:%d: a control character or invalid UTF-8; a signal map is UTF-8 text", name, l)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
-		return nil, yamlError(name, err)
+		return nil, yamlError(name, err, b)
 	}
 	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
 		line := max(root.Line, 1)
@@ -156,7 +160,7 @@ func LoadMap(r io.Reader, name string) (*Map, error) {
 	d := yaml.NewDecoder(bytes.NewReader(b))
 	d.KnownFields(true)
 	if err := d.Decode(m); err != nil {
-		return nil, yamlError(name, err)
+		return nil, yamlError(name, err, b)
 	}
 	m.Name = name
 	if err := m.check(); err != nil {
@@ -167,8 +171,11 @@ func LoadMap(r io.Reader, name string) (*Map, error) {
 
 var yamlLineRe = regexp.MustCompile(`^line (\d+): (.*)$`)
 
-// yamlError turns "yaml: line N: msg" into "name:N: msg".
-func yamlError(name string, err error) error {
+// yamlError turns "yaml: line N: msg" into "name:N: msg"; a message
+// without a line (such as an unexpected end of stream) gets the last line
+// of src.
+func yamlError(name string, err error, src []byte) error {
+	end := bytes.Count(bytes.TrimRight(src, "\n"), []byte{'\n'}) + 1
 	var lines []string
 	for _, l := range strings.Split(err.Error(), "\n") {
 		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "yaml:"))
@@ -178,20 +185,36 @@ func yamlError(name string, err error) error {
 		if m := yamlLineRe.FindStringSubmatch(l); m != nil {
 			l = name + ":" + m[1] + ": " + m[2]
 		} else {
-			l = name + ": " + l
+			l = fmt.Sprintf("%s:%d: %s", name, end, l)
 		}
 		lines = append(lines, l)
 	}
 	if len(lines) == 0 {
-		return fmt.Errorf("%s: %w", name, err)
+		lines = []string{fmt.Sprintf("%s:%d: %s", name, end, err)}
 	}
 	return errors.New(strings.Join(lines, "\n"))
 }
 
+// badByteLine returns the line of the first byte YAML refuses (a control
+// character or invalid UTF-8), or 0 when there is none.
+func badByteLine(b []byte) int {
+	line := 1
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		switch {
+		case r == '\n':
+			line++
+		case r == utf8.RuneError && n <= 1, r < 0x20 && r != '\t' && r != '\r', r == 0x7f,
+			r >= 0x80 && r <= 0x9f && r != 0x85, r == 0xfffe, r == 0xffff:
+			return line
+		}
+		i += n
+	}
+	return 0
+}
+
 // errAt formats an error at a line of the map.
 func (m *Map) errAt(line int, format string, args ...any) error {
-	if line <= 0 {
-		return fmt.Errorf("%s: %s", m.Name, fmt.Sprintf(format, args...))
-	}
+	line = max(line, 1)
 	return fmt.Errorf("%s:%d: %s", m.Name, line, fmt.Sprintf(format, args...))
 }
