@@ -30,32 +30,11 @@ func NewStar(n int, sw switchasic.Config, nic func(i int) nic400g.Config, opts r
 		return nil, err
 	}
 	for i := 0; i < n; i++ {
-		cfg := nic(i)
-		cfg.ID = uint32(i)
-		wire := s.Switch.NeighbourWire(i) // the switch receives as it is configured to
-		wire.Seed = cfg.Seed
-		cfg.Wire = wire
-		nc, err := nic400g.New(s.Engine, fmt.Sprintf("nic%d", i), cfg, s.Pool)
+		nc, err := attachNIC(s.Engine, s.Pool, s.Switch, i, uint32(i), nic(i))
 		if err != nil {
 			return nil, err
 		}
-		rx, err := s.Switch.AttachRx(i, nc.Phy())
-		if err != nil {
-			return nil, err
-		}
-		tx, err := s.Switch.AttachTx(i, nc.Handle())
-		if err != nil {
-			return nil, err
-		}
-		nc.ConnectWire(rx, tx)
-		// the NIC receives store-and-forward: it checks the ICRC before it
-		// commits data (FACTS 6.2)
-		s.Switch.TxPhy(i).Wire().SetCutThrough(0)
-		g, err := s.Switch.Forwarding().AddGroup([]int{i})
-		if err != nil {
-			return nil, err
-		}
-		if err := s.Switch.Forwarding().SetRoute(uint32(i), g); err != nil {
+		if err := route(s.Switch, uint32(i), []int{i}); err != nil {
 			return nil, err
 		}
 		s.NICs = append(s.NICs, nc)

@@ -5,11 +5,6 @@ import (
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
-// dupThresh is how many later packets a selective ACK must report before
-// a hole is taken as lost (the reordering tolerance, as TCP's three
-// duplicate ACKs; E).
-const dupThresh = 3
-
 // rxAck is the requester's handling of an ACK, NAK or trim NACK.
 func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 	q := n.qps[d.Meta.DestQP]
@@ -84,7 +79,7 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 }
 
 // applySACK marks packets the bitmap reports and, for selective repeat,
-// queues holes that dupThresh later packets have overtaken. It returns the
+// queues holes that Config.ReorderTolerance later packets have overtaken. It returns the
 // payload bytes newly known to have arrived.
 func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) uint64 {
 	var bytes uint64
@@ -117,7 +112,7 @@ func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) uint64 {
 			later++
 			continue
 		}
-		if later >= dupThresh && !p.pending {
+		if later >= n.cfg.ReorderTolerance && !p.pending {
 			p.pending = true
 			q.retxQ++
 			n.st.sackRetx.Inc()

@@ -78,6 +78,11 @@ type Config struct {
 	// carry no address (RoCE MIDDLE/LAST); 0 makes the receiver drop them
 	// out of order. Packets with an address are placed directly.
 	ReorderPackets int
+	// ReorderTolerance is how many later packets a SACK must report before
+	// selective repeat takes a hole as lost: 3 like TCP's duplicate ACKs
+	// for a single path (E); sprayed traffic needs about the packets in
+	// flight on the longest path.
+	ReorderTolerance int
 	// RecvWindow is the PSN bitmap window per QP (power of two).
 	RecvWindow int
 	// AckEvery coalesces ACKs: one per AckEvery packets received in order,
@@ -123,7 +128,7 @@ func DefaultConfig(id uint32) Config {
 			TxLatency: 25 * rtlmodel.Nanosecond, RxPipeline: 45 * rtlmodel.Nanosecond},
 		TxCycles: 125, RxCycles: 125, // 100 ns each at 1.25 GHz (FACTS 6.2: 80-150 ns, E)
 		Recovery: SelectiveRepeat, RTO: 200 * rtlmodel.Microsecond,
-		ReorderPackets: 256, RecvWindow: 1024,
+		ReorderPackets: 256, RecvWindow: 1024, ReorderTolerance: 3,
 		AckEvery: 4, AckDelay: 2 * rtlmodel.Microsecond,
 		CC: "dcqcn", CNPInterval: NPIntervalPaper,
 		Paths: "fixed", PathSet: 256,
@@ -138,6 +143,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("nic %d: MTU %d outside 256..4096", c.ID, c.MTU)
 	case c.ClockPeriod == 0 || c.TxCycles < 1 || c.RxCycles < 1:
 		return fmt.Errorf("nic %d: clock and pipelines need at least one cycle", c.ID)
+	case c.ReorderTolerance < 1:
+		return fmt.Errorf("nic %d: ReorderTolerance must be at least 1", c.ID)
 	case c.AckEvery < 1:
 		return fmt.Errorf("nic %d: AckEvery must be at least 1", c.ID)
 	case c.QPs < 1:

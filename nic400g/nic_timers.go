@@ -96,6 +96,10 @@ func (n *NIC) serviceQP(q *qpState, now rtlmodel.Time) {
 // reconsider puts q in the transmit ring if it may send now, else
 // schedules the earliest time something about it changes.
 func (n *NIC) reconsider(q *qpState, now rtlmodel.Time) {
+	if q.rtoAt != 0 && q.rtoAt <= now && len(q.unacked) > 0 && q.cc != nil {
+		// the timeout passed while the QP was busy sending
+		n.timeout(q, now)
+	}
 	at, ready := n.sendable(q, now)
 	if ready {
 		if !q.inRing {
