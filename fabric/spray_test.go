@@ -21,8 +21,8 @@ func twoLeaves(t *testing.T, nic func(i int) nic400g.Config) *Cluster {
 }
 
 type transfer struct {
-	goodput   float64 // Gb/s from the first doorbell to the responder's completion
-	delivered uint64
+	goodput                       float64 // Gb/s from the first doorbell to the responder's completion
+	delivered                     uint64
 	reorderFull, retransmits, ooo uint64
 }
 
