@@ -86,10 +86,17 @@ func runVerilatorFCS(t *testing.T, define string, frames []Txn) (*Result, string
 	return res, string(out)
 }
 
+// cleanups run after all tests: they remove the builds cached per test
+// binary.
+var cleanups []func()
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if verilatorDir != "" {
 		os.RemoveAll(verilatorDir)
+	}
+	for _, f := range cleanups {
+		f()
 	}
 	os.Exit(code)
 }
