@@ -124,21 +124,42 @@ func (r *Result) WriteText(w io.Writer) error {
 }
 
 // formatWindow lays the window out as a table: cycle, time, input,
-// expected and observed output.
+// expected and observed output, each column as wide as its widest cell.
 func formatWindow(rows []Row) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "  %-2s %8s %10s  %-34s %-34s %s\n", "", "cycle", "time", "input", "expected (model)", "observed (RTL)")
+	cells := [][]string{{"", "cycle", "time", "input", "expected (model)", "observed (RTL)"}}
 	for _, r := range rows {
 		mark := ""
 		if r.Here {
 			mark = ">>"
 		}
-		exp := strings.Join(r.Expected, " | ")
 		in := r.Input
 		if r.Reset {
 			in = "(reset)"
 		}
-		fmt.Fprintf(&b, "  %-2s %8d %10s  %-34s %-34s %s\n", mark, r.Cycle, dash(r.TimeText), dash(in), dash(exp), dash(r.Observed))
+		cells = append(cells, []string{mark, fmt.Sprint(r.Cycle), dash(r.TimeText), dash(in),
+			dash(strings.Join(r.Expected, " | ")), dash(r.Observed)})
+	}
+	width := make([]int, len(cells[0]))
+	for _, row := range cells {
+		for i, c := range row {
+			width[i] = max(width[i], len(c))
+		}
+	}
+	var b strings.Builder
+	for _, row := range cells {
+		b.WriteString(" ")
+		for i, c := range row {
+			b.WriteByte(' ')
+			switch {
+			case i == len(row)-1:
+				b.WriteString(c)
+			case i == 1 || i == 2:
+				fmt.Fprintf(&b, "%*s", width[i], c)
+			default:
+				fmt.Fprintf(&b, "%-*s", width[i], c)
+			}
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
