@@ -182,3 +182,5 @@ func TestWREDEnds(t *testing.T) {
 	_, err := newWREDModel(Params{"kmin": 5, "kmax": 5, "pmax": 1, "seed": 1})
 	require.Error(t, err)
 }
+
+func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(11, 12)) }

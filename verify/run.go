@@ -33,7 +33,9 @@ type checker struct {
 	ts     vcd.Timescale
 	ctx    int
 	res    Result
-	rows   []Row // the last ctx rows before the current one
+	ring   []rawRow // the last ctx+1 cycles, as a ring
+	head   int      // ring index of the current cycle
+	filled int      // cycles held in the ring
 	outBuf []Txn
 	inRst  bool
 }
@@ -134,14 +136,12 @@ func (c *checker) run(s *Sampler) (*Result, error) {
 		if !ok {
 			break
 		}
-		row, d := c.cycle(s)
+		d := c.cycle(s, c.next())
 		if d == nil {
-			c.push(row)
 			continue
 		}
 		d.Cycle, d.Time, d.TimeText = s.Cycle, s.Time, c.timeText(s.Time)
-		row.Here = true
-		d.Window = append(append(d.Window, c.rows...), row)
+		d.Window = c.window(true)
 		if err := c.after(s, d); err != nil {
 			return nil, err
 		}
@@ -155,7 +155,7 @@ func (c *checker) run(s *Sampler) (*Result, error) {
 			d.Cycle = c.res.Cycles - 1
 		}
 		d.Time, d.TimeText = s.Time, c.timeText(s.Time)
-		d.Window = c.rows
+		d.Window = c.window(false)
 		c.res.Divergence = d
 	}
 	return &c.res, nil
@@ -164,15 +164,55 @@ func (c *checker) run(s *Sampler) (*Result, error) {
 func (s *inOrder) comparerOf() *comparer { return s.c }
 func (s *byKey) comparerOf() *comparer   { return s.c }
 
-func (c *checker) push(r Row) {
-	if c.ctx == 0 {
-		return
+// rawRow is one cycle kept for the window around a divergence; it is
+// formatted only when a divergence needs it.
+type rawRow struct {
+	cycle, time uint64
+	reset       bool
+	in          Txn
+	hasIn       bool
+	exp         []Txn
+	obs         Txn
+	hasObs      bool
+	issue       string
+}
+
+// next returns the ring slot for a new cycle, reusing its memory.
+func (c *checker) next() *rawRow {
+	if c.ring == nil {
+		c.ring = make([]rawRow, c.ctx+1)
+		c.head = -1
 	}
-	if len(c.rows) == c.ctx {
-		copy(c.rows, c.rows[1:])
-		c.rows = c.rows[:c.ctx-1]
+	c.head = (c.head + 1) % len(c.ring)
+	c.filled = min(c.filled+1, len(c.ring))
+	r := &c.ring[c.head]
+	*r = rawRow{exp: r.exp[:0]}
+	return r
+}
+
+// window formats the cycles held in the ring, oldest first; with here the
+// newest is the divergence's cycle.
+func (c *checker) window(here bool) []Row {
+	var out []Row
+	for i := c.filled - 1; i >= 0; i-- {
+		r := &c.ring[(c.head-i+len(c.ring))%len(c.ring)]
+		out = append(out, c.format(r, here && i == 0))
 	}
-	c.rows = append(c.rows, r)
+	return out
+}
+
+func (c *checker) format(r *rawRow, here bool) Row {
+	row := Row{Cycle: r.cycle, Time: r.time, TimeText: c.timeText(r.time), Reset: r.reset, Here: here, Observed: r.issue}
+	if r.hasIn {
+		row.Input = formatTxn(&c.block.Input, &r.in)
+	}
+	for i := range r.exp {
+		row.Expected = append(row.Expected, formatTxn(&c.block.Output, &r.exp[i]))
+	}
+	if r.hasObs {
+		row.Observed = formatTxn(&c.block.Output, &r.obs)
+	}
+	return row
 }
 
 // after collects the rows that follow a divergence. The model and the
@@ -186,8 +226,9 @@ func (c *checker) after(s *Sampler, d *Divergence) error {
 		if err != nil || !ok {
 			return err
 		}
-		r, _ := c.cycle(s)
-		d.Window = append(d.Window, r)
+		var r rawRow
+		c.cycle(s, &r)
+		d.Window = append(d.Window, c.format(&r, false))
 	}
 	return nil
 }
@@ -200,12 +241,13 @@ func (c *checker) inReset(s *Sampler) bool {
 	return v == c.rstLvl || (v != '0' && v != '1')
 }
 
-// cycle processes one edge: reset, input, model, output, deadlines.
-func (c *checker) cycle(s *Sampler) (Row, *Divergence) {
+// cycle processes one edge: reset, input, model, output, deadlines; it
+// records the cycle in row.
+func (c *checker) cycle(s *Sampler, row *rawRow) *Divergence {
 	c.res.Cycles++
-	row := Row{Cycle: s.Cycle, Time: s.Time, TimeText: c.timeText(s.Time)}
+	row.cycle, row.time = s.Cycle, s.Time
 	if c.inReset(s) {
-		row.Reset = true
+		row.reset = true
 		c.res.ResetCycles++
 		if !c.inRst {
 			c.model.Reset()
@@ -214,39 +256,37 @@ func (c *checker) cycle(s *Sampler) (Row, *Divergence) {
 			c.out.reset()
 			c.inRst = true
 		}
-		return row, nil
+		return nil
 	}
 	c.inRst = false
 	in, iss := c.in.sample(s.pre, s.Cycle, s.Time, true)
 	if iss != nil {
-		return row, &Divergence{Kind: KindXInput, Signal: iss.signal, Expected: "0 or 1", Got: iss.value,
+		return &Divergence{Kind: KindXInput, Signal: iss.signal, Expected: "0 or 1", Got: iss.value,
 			Detail: "x/z on the input " + iss.what + " while the block is out of reset"}
 	}
 	if in != nil {
-		row.Input = formatTxn(&c.block.Input, in)
+		row.in, row.hasIn = *in, true
 		if d := c.apply(in); d != nil {
-			return row, d
+			return d
 		}
 	}
-	for _, p := range c.sb.dueAt(s.Cycle) {
-		row.Expected = append(row.Expected, formatTxn(&c.block.Output, &p.txn))
-	}
+	row.exp = c.sb.dueAt(s.Cycle, row.exp)
 	got, iss := c.out.sample(s.pre, s.Cycle, s.Time, false)
 	if iss != nil {
-		row.Observed = iss.what + "=" + iss.value
-		return row, &Divergence{Kind: KindX, Signal: iss.signal, Expected: "0 or 1", Got: iss.value,
+		row.issue = iss.what + "=" + iss.value
+		return &Divergence{Kind: KindX, Signal: iss.signal, Expected: "0 or 1", Got: iss.value,
 			Detail: "x/z on the output " + iss.what + " while the block is out of reset"}
 	}
 	if got != nil {
-		row.Observed = formatTxn(&c.block.Output, got)
+		row.obs, row.hasObs = *got, true
 		idx := c.res.Outputs
 		c.res.Outputs++
 		if d := c.sb.observe(got, idx); d != nil {
-			return row, d
+			return d
 		}
 		c.res.Matched++
 	}
-	return row, c.sb.tick(s.Cycle)
+	return c.sb.tick(s.Cycle)
 }
 
 // apply runs the model on one input and queues what it expects.

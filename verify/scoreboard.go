@@ -20,8 +20,8 @@ type scoreboard interface {
 	observe(got *Txn, index uint64) *Divergence
 	// tick reports an expected output whose last cycle has passed.
 	tick(cycle uint64) *Divergence
-	// dueAt lists the expected outputs that become due at cycle.
-	dueAt(cycle uint64) []*pending
+	// dueAt appends the expected outputs that become due at cycle to dst.
+	dueAt(cycle uint64, dst []Txn) []Txn
 	// left returns the expected outputs never observed.
 	left() []*pending
 	// reset drops every pending output.
@@ -67,14 +67,13 @@ func (s *inOrder) tick(cycle uint64) *Divergence {
 	return missing(s.c, &s.q[0])
 }
 
-func (s *inOrder) dueAt(cycle uint64) []*pending {
-	var out []*pending
+func (s *inOrder) dueAt(cycle uint64, dst []Txn) []Txn {
 	for i := range s.q {
 		if s.q[i].due == cycle {
-			out = append(out, &s.q[i])
+			dst = append(dst, s.q[i].txn)
 		}
 	}
-	return out
+	return dst
 }
 
 func (s *inOrder) left() []*pending {
@@ -162,14 +161,13 @@ func (s *byKey) tick(cycle uint64) *Divergence {
 	return nil
 }
 
-func (s *byKey) dueAt(cycle uint64) []*pending {
-	var out []*pending
+func (s *byKey) dueAt(cycle uint64, dst []Txn) []Txn {
 	for i := range s.q {
 		if !s.q[i].done && s.q[i].due == cycle {
-			out = append(out, &s.q[i])
+			dst = append(dst, s.q[i].txn)
 		}
 	}
-	return out
+	return dst
 }
 
 func (s *byKey) left() []*pending {
