@@ -71,7 +71,8 @@ func rtlSources(t testing.TB, block string) []string {
 	own, err := filepath.Glob(filepath.Join(rtlDir, block, "*.v"))
 	require.NoError(t, err)
 	require.NotEmpty(t, own)
-	return append([]string{filepath.Join(rtlDir, "common", "vec_source.v"), filepath.Join(rtlDir, "common", "vec_sink.v")}, own...)
+	return append([]string{filepath.Join(rtlDir, "common", "vec_source.v"), filepath.Join(rtlDir, "common", "vec_frame_source.v"),
+		filepath.Join(rtlDir, "common", "vec_sink.v")}, own...)
 }
 
 // runIverilog compiles the block's top under tb.v with the given defines,

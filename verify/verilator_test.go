@@ -62,6 +62,7 @@ func verilate(root, define string) (string, []byte, error) {
 	}
 	args = append(args,
 		abs(filepath.Join(rtlDir, "common", "harness.cpp")),
+		abs(filepath.Join(rtlDir, "common", "vec_frame_source.v")),
 		abs(filepath.Join(rtlDir, "common", "vec_sink.v")),
 		abs(filepath.Join(rtlDir, "fcs", "fcs_axis.v")),
 		abs(filepath.Join(rtlDir, "fcs", "fcs_top.v")))

@@ -96,3 +96,55 @@ func TestRTLFCSBugTKeep(t *testing.T) {
 	require.EqualValues(t, first, res.Matched)
 	t.Log(res.Summary())
 }
+
+// icrcPackets draws RoCEv2 packets whose first three carry TTL 0xFF (what
+// the mask reads anyway), so BUG_TTL first shows on packet 3 (TTL 64).
+func icrcPackets(n int) []Txn {
+	b, _ := LookupBlock("icrc")
+	p, _ := b.Resolve(nil)
+	pk := b.Stimulus(rand.New(rand.NewPCG(21, 22)), p, n)
+	for i := range pk {
+		switch {
+		case i < 3:
+			pk[i].Data[8] = 0xff
+		case i == 3:
+			pk[i].Data[8] = 64
+		}
+	}
+	return pk
+}
+
+func TestRTLICRCClean(t *testing.T) {
+	pk := icrcPackets(60)
+	_, dir := writeVectors(t, "icrc", nil, pk)
+	vcdPath, out := runIverilog(t, "icrc", "icrc_top", nil, dir)
+	require.Equal(t, 0, tbErrors(t, out), out)
+	res, err := RunFile(loadRTLMap(t, "icrc"), vcdPath)
+	require.NoError(t, err)
+	require.True(t, res.Passed(), res.Summary())
+	require.EqualValues(t, 60, res.Matched)
+	t.Log(res.Summary())
+}
+
+func TestRTLICRCBugTTL(t *testing.T) {
+	pk := icrcPackets(60)
+	first := -1
+	for i, p := range pk {
+		if p.Data[8] != 0xff {
+			first = i
+			break
+		}
+	}
+	require.Equal(t, 3, first)
+	_, dir := writeVectors(t, "icrc", nil, pk)
+	vcdPath, _ := runIverilog(t, "icrc", "icrc_top", []string{"BUG_TTL"}, dir)
+	res, err := RunFile(loadRTLMap(t, "icrc"), vcdPath)
+	require.NoError(t, err)
+	require.False(t, res.Passed())
+	d := res.Divergence
+	require.Equal(t, KindMismatch, d.Kind)
+	require.Equal(t, fcsSchedule(pk)[first]+1, d.Cycle)
+	require.Equal(t, "tb.top.dut.icrc", d.Signal)
+	require.EqualValues(t, first, res.Matched)
+	t.Log(res.Summary())
+}
