@@ -25,10 +25,10 @@ module psn_tracker #(
 );
     reg  [23:0] epsn;
     reg  [63:0] held;
-    wire [23:0] diff = psn - epsn;
 `ifdef BUG_WRAP
     wire signed [24:0] d = {1'b0, psn} - {1'b0, epsn};
 `else
+    wire [23:0] diff = psn - epsn;
     wire signed [24:0] d = {diff[23], diff};
 `endif
 

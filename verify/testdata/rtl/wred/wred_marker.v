@@ -30,7 +30,10 @@ module wred_marker #(
     reg  [31:0] lfsr;
     reg  [31:0] nxt;
     reg  [16:0] p;
+    // Only the integer part prod[63:48] of the product is used.
+    /* verilator lint_off UNUSEDSIGNAL */
     reg  [63:0] prod;
+    /* verilator lint_on UNUSEDSIGNAL */
     integer i;
 
     always @* begin
