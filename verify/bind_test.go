@@ -62,3 +62,11 @@ func TestVCDErrorsCarryTheLine(t *testing.T) {
 	require.Error(t, err)
 	require.Regexp(t, `^bad\.vcd:\d+: `, err.Error())
 }
+
+func TestRunChecksMapsBuiltInCode(t *testing.T) {
+	trace := synthTrace(t, "toeplitz", nil, toeplitzStim(4), synthOpts{resetCycles: 1})
+	m := synthMap(t, "toeplitz", "latency: 1", "")
+	delete(m.Input.Fields, "dport")
+	_, err := Run(m, bytes.NewReader(trace), "synth.vcd")
+	require.ErrorContains(t, err, "field dport of block toeplitz is not mapped")
+}

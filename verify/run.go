@@ -57,6 +57,9 @@ func Run(m *Map, r io.Reader, name string) (*Result, error) {
 }
 
 func newChecker(m *Map, rd *vcd.Reader) (*checker, *Sampler, error) {
+	if err := m.check(); err != nil {
+		return nil, nil, err
+	}
 	b, err := LookupBlock(m.Block)
 	if err != nil {
 		return nil, nil, m.errAt(m.lines["block"], "%v", err)
