@@ -40,16 +40,20 @@ func init() {
 
 type fcsModel struct{}
 
+// Reset implements Model: the state after reset.
 func (fcsModel) Reset() {}
 
+// Apply implements Model: one output, the FCS of the frame.
 func (fcsModel) Apply(in *Txn, out []Txn) ([]Txn, error) {
 	return append(out, beat(uint64(packet.FCS(in.Data)))), nil
 }
 
 type icrcModel struct{}
 
+// Reset implements Model: the state after reset.
 func (icrcModel) Reset() {}
 
+// Apply implements Model: one output, the ICRC of the packet.
 func (icrcModel) Apply(in *Txn, out []Txn) ([]Txn, error) {
 	c, err := packet.RoCEv2ICRC(in.Data)
 	if err != nil {

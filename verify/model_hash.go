@@ -80,8 +80,10 @@ func newECMPModel(p Params) (Model, error) {
 	return &ecmpModel{h: h, members: int(p["members"])}, nil
 }
 
+// Reset implements Model: the state after reset.
 func (m *ecmpModel) Reset() {}
 
+// Apply implements Model: one output, the hash and member of the 5-tuple.
 func (m *ecmpModel) Apply(in *Txn, out []Txn) ([]Txn, error) {
 	var k packet.FlowKey
 	f := in.Fields
@@ -105,8 +107,10 @@ func newToeplitzModel(p Params) (Model, error) {
 	return &toeplitzModel{tz: tz}, nil
 }
 
+// Reset implements Model: the state after reset.
 func (m *toeplitzModel) Reset() {}
 
+// Apply implements Model: one output, the RSS hash of the 4-tuple.
 func (m *toeplitzModel) Apply(in *Txn, out []Txn) ([]Txn, error) {
 	f := in.Fields
 	h := m.tz.HashIPv4Ports(be4(f[0]), be4(f[1]), uint16(f[2]), uint16(f[3]))

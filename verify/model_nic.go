@@ -93,8 +93,10 @@ func newDCQCNModel(p Params) (Model, error) {
 	return m, nil
 }
 
+// Reset implements Model: the state after reset.
 func (m *dcqcnModel) Reset() { m.rp.Init(&m.p); m.last = 0 }
 
+// Apply implements Model: one output, the reaction point's state after the event.
 func (m *dcqcnModel) Apply(in *Txn, out []Txn) ([]Txn, error) {
 	now := rtlmodel.Time(in.Fields[1]) * rtlmodel.Nanosecond
 	if now < m.last {
@@ -131,8 +133,10 @@ func newPSNModel(p Params) (Model, error) {
 	return &psnModel{w: w, start: start}, nil
 }
 
+// Reset implements Model: the state after reset.
 func (m *psnModel) Reset() { m.w.Reset(m.start) }
 
+// Apply implements Model: one output, the classification, advance and expected PSN.
 func (m *psnModel) Apply(in *Txn, out []Txn) ([]Txn, error) {
 	res, n := m.w.Receive(nic400g.NewPSN(uint32(in.Fields[0])))
 	return append(out, beat(uint64(res), uint64(n), uint64(m.w.Expected()))), nil

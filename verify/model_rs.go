@@ -35,8 +35,10 @@ func init() {
 
 type rsModel struct{ msg, cw []uint16 }
 
+// Reset implements Model: the state after reset.
 func (m *rsModel) Reset() {}
 
+// Apply implements Model: one output, the parity symbols of the message.
 func (m *rsModel) Apply(in *Txn, out []Txn) ([]Txn, error) {
 	if len(in.Data) != 2*serdes.RS544K {
 		return out, fmt.Errorf("rs544: message of %d bytes, want %d", len(in.Data), 2*serdes.RS544K)

@@ -110,8 +110,10 @@ func newDWRRModel(p Params) (Model, error) {
 	return &dwrrModel{s: d, head: make([]uint32, n)}, nil
 }
 
+// Reset implements Model: the state after reset.
 func (m *dwrrModel) Reset() { m.s.Reset(); clear(m.head) }
 
+// Apply implements Model: a grant for a dequeue, nothing for a set.
 func (m *dwrrModel) Apply(in *Txn, out []Txn) ([]Txn, error) {
 	f := in.Fields
 	if f[0] == DWRRSetHead {
@@ -150,8 +152,10 @@ func newWREDModel(p Params) (Model, error) {
 	return m, nil
 }
 
+// Reset implements Model: the state after reset.
 func (m *wredModel) Reset() { m.lfsr = switchasic.NewLFSR32(m.seed) }
 
+// Apply implements Model: one output, the marking decision and its probability.
 func (m *wredModel) Apply(in *Txn, out []Txn) ([]Txn, error) {
 	d := in.Fields[0]
 	draw := m.lfsr.Draw16()
