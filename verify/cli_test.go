@@ -75,6 +75,10 @@ func TestCLIVectorsTestbench(t *testing.T) {
 	x, err := os.ReadFile(junit)
 	require.NoError(t, err)
 	require.Contains(t, string(x), `failures="0"`)
+	// --scope replaces the map's scope.
+	_, errOut, code = cli(t, "verify", "--map", filepath.Join(rtlDir, "wred", "map.yaml"), "--vcd", vcdPath, "--scope", "tb.dut")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "map.yaml:5: clock: signal tb.dut.clk is not in the VCD")
 }
 
 // TestCLIVerifyFindsBug: the fcs testbench with BUG_TKEEP on CLI vectors;
