@@ -105,14 +105,21 @@ func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) uint64 {
 	if n.cfg.Recovery != SelectiveRepeat || highest < 0 {
 		return bytes
 	}
-	later := 0
+	// A hole is lost when enough packets sent after it (after its last
+	// retransmission) have arrived: counting only those keeps a hole whose
+	// new copy is still in flight from being sent again on every ACK.
 	for i := highest; i >= 0; i-- {
 		p := &q.unacked[i]
-		if p.sacked {
-			later++
+		if p.sacked || p.pending {
 			continue
 		}
-		if later >= n.cfg.ReorderTolerance && !p.pending {
+		later := 0
+		for j := i + 1; j <= highest && later < n.cfg.ReorderTolerance; j++ {
+			if o := &q.unacked[j]; o.sacked && o.sentAt > p.sentAt {
+				later++
+			}
+		}
+		if later >= n.cfg.ReorderTolerance {
 			p.pending = true
 			q.retxQ++
 			n.st.sackRetx.Inc()

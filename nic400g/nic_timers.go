@@ -107,7 +107,10 @@ func (n *NIC) reconsider(q *qpState, now rtlmodel.Time) {
 			n.ring = append(n.ring, q.id)
 		}
 	}
-	if q.cc != nil {
+	if q.cc != nil && (len(q.unacked) > 0 || q.segMsg() != nil) {
+		// congestion-control timers matter only while the QP has data to
+		// send or in flight; an idle QP catches up in Advance when it
+		// wakes, and does not keep the NIC awake
 		at = min(at, q.cc.NextEvent())
 	}
 	if q.rtoAt != 0 && len(q.unacked) > 0 {

@@ -150,7 +150,8 @@ func (n *NIC) needContext(q *qpState, now rtlmodel.Time) bool {
 	if q.ctxWaiting {
 		return false
 	}
-	if !n.cache.Contains(q.id) && n.readSlots(now) == 0 {
+	filling := n.cache.Contains(q.id) // on chip, or a prefetch is filling it
+	if !filling && n.readSlots(now) <= 0 {
 		q.ctxWaiting = true
 		n.ctxWait = append(n.ctxWait, q.id)
 		return false
@@ -160,7 +161,7 @@ func (n *NIC) needContext(q *qpState, now rtlmodel.Time) bool {
 		q.ctxValid = true
 		return true
 	}
-	if !hit {
+	if !filling {
 		n.reads.push(ready)
 	}
 	q.ctxReady = ready
@@ -221,7 +222,10 @@ func (n *NIC) sendOne(q *qpState, now rtlmodel.Time) {
 	m.sentTo += uint64(payload)
 	q.popRead(n, m, now)
 	if m.sentTo >= m.wr.Bytes {
+		// the next work request looks the context up again: it may have
+		// been evicted meanwhile
 		q.seg++
+		q.ctxValid = false
 	}
 	q.unacked = append(q.unacked, p)
 	q.inflight += uint64(payload)

@@ -1,5 +1,7 @@
 package packet
 
+import "strconv"
+
 // HeaderCap is the header bytes a descriptor carries: enough for Ethernet
 // + 802.1Q + IPv6 + UDP + BTH + RETH and more.
 const HeaderCap = 128
@@ -114,3 +116,33 @@ func (pl *DescPool) Put(d *Desc) {
 
 // Live returns the descriptors taken and not returned.
 func (pl *DescPool) Live() int { return pl.live }
+
+// String renders the descriptor for traces, deterministically (no
+// addresses): id, endpoints, kind, length, PSN, flags and switch marks.
+func (d *Desc) String() string {
+	b := make([]byte, 0, 96)
+	b = append(b, '#')
+	b = strconv.AppendUint(b, d.ID, 10)
+	b = append(b, ' ')
+	b = strconv.AppendUint(b, uint64(d.Src), 10)
+	b = append(b, '>')
+	b = strconv.AppendUint(b, uint64(d.Dst), 10)
+	if d.Kind == KindPFC {
+		b = append(b, " pfc"...)
+	}
+	b = append(b, " len="...)
+	b = strconv.AppendUint(b, uint64(d.FrameBytes), 10)
+	b = append(b, " qp="...)
+	b = strconv.AppendUint(b, uint64(d.Meta.DestQP), 10)
+	b = append(b, " psn="...)
+	b = strconv.AppendUint(b, uint64(d.Meta.PSN), 10)
+	b = append(b, " flags="...)
+	b = strconv.AppendUint(b, uint64(d.Meta.Flags), 16)
+	if d.Trimmed {
+		b = append(b, " trimmed"...)
+	}
+	if d.Marked {
+		b = append(b, " ce"...)
+	}
+	return string(b)
+}
