@@ -17,7 +17,8 @@ type closedLoop struct {
 	host                   HostSide
 	qps, total, window     int
 	posted, done, inflight int
-	last                   rtlmodel.Time
+	inline                 bool
+	last, roundEnd         rtlmodel.Time
 	latency                *rtlmodel.Histogram
 }
 
@@ -30,12 +31,15 @@ func (d *closedLoop) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		d.done++
 		d.inflight--
 		d.last = edge.Time
+		if d.done == d.qps {
+			d.roundEnd = edge.Time
+		}
 		d.latency.Record(uint64(edge.Time - c.Posted))
 	}
 	for d.posted < d.total && d.inflight < d.window && d.out.CanSend() {
 		q := uint32(d.posted % d.qps)
-		wr := WorkRequest{QP: q, Dst: 2, DestQP: q, Bytes: 64, Inline: true, Posted: edge.Time}
-		d.out.SendAt(wr, d.host.Doorbell(edge.Time, true))
+		wr := WorkRequest{QP: q, Dst: 2, DestQP: q, Bytes: 64, Inline: d.inline, Posted: edge.Time}
+		d.out.SendAt(wr, d.host.Doorbell(edge.Time, d.inline))
 		d.posted++
 		d.inflight++
 	}
@@ -45,11 +49,18 @@ func (d *closedLoop) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	return rtlmodel.Never
 }
 
-// qpSweep posts rounds × qps 64 B inline writes, QPs in turn, keeping
-// window outstanding, and reports the requester's QP cache hit rate, the
-// message rate over the whole run and the mean time from doorbell to
-// completion.
-func qpSweep(t testing.TB, qps, rounds, sets, ways int, policy Replacement, prefetch bool) (hitRate, mps, meanLat float64) {
+// sweepResult is one row of the QP cache table.
+type sweepResult struct {
+	hitRate        float64
+	first, second  float64 // message rates of the two rounds
+	meanLatency    float64 // us, doorbell to completion
+	prefetchUseful uint64
+}
+
+// qpSweep posts two rounds of qps 64 B writes, QPs in turn, keeping window
+// outstanding, and reports the requester's QP cache hit rate, the message
+// rate of each round and the mean time from doorbell to completion.
+func qpSweep(t testing.TB, qps, window, sets, ways int, policy Replacement, prefetch, inline bool) sweepResult {
 	ca, cb := DefaultConfig(1), DefaultConfig(2)
 	for _, c := range []*Config{&ca, &cb} {
 		c.QPs, c.CC = qps, "none"
@@ -59,7 +70,7 @@ func qpSweep(t testing.TB, qps, rounds, sets, ways int, policy Replacement, pref
 	e, a, _ := backToBack(t, ca, cb)
 	dom, err := e.AddDomain("cpu", 1000, 0)
 	require.NoError(t, err)
-	d := &closedLoop{host: a.host, qps: qps, total: qps * rounds, window: 4096,
+	d := &closedLoop{host: a.host, qps: qps, total: 2 * qps, window: window, inline: inline,
 		latency: e.Stats().Histogram("driver/latency", "ps", "")}
 	d.h, err = e.Add(dom, "cpu/driver", d)
 	require.NoError(t, err)
@@ -72,7 +83,9 @@ func qpSweep(t testing.TB, qps, rounds, sets, ways int, policy Replacement, pref
 	require.NoError(t, e.Run(rtlmodel.Forever))
 	require.Equal(t, d.total, d.done)
 	st := a.Cache().Stats()
-	return st.HitRate(), float64(d.total) / (float64(d.last) / 1e12), d.latency.Mean() / 1e6
+	return sweepResult{hitRate: st.HitRate(), first: float64(qps) / (float64(d.roundEnd) / 1e12),
+		second: float64(qps) / (float64(d.last-d.roundEnd) / 1e12), meanLatency: d.latency.Mean() / 1e6,
+		prefetchUseful: st.PrefetchUsed}
 }
 
 // 850,000 QPs post 64 B writes round robin: the QP context cache's hit
@@ -87,27 +100,34 @@ func TestQPCacheHitRateAndThroughputAgainstSize(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("850k QPs: %d B of model memory per idle QP, %.1f MB in all; %.1f MB of modelled host memory",
 		store.ModelBytesPerQP(), float64(store.ModelBytes())/1e6, float64(store.HostBytes())/1e6)
-	t.Logf("%-10s %-7s %-9s %8s %12s %12s", "entries", "policy", "prefetch", "hit rate", "Mmsg/s", "mean us")
+	t.Logf("%-8s %-6s %-9s %-6s %-6s %8s %11s %11s %9s", "entries", "policy", "prefetch", "inline", "window",
+		"hit rate", "round 1", "round 2", "mean us")
 	rows := []struct {
 		sets, ways int
 		policy     Replacement
 		prefetch   bool
+		inline     bool
+		window     int
 	}{
-		{8192, 8, LRU, false},
-		{8192, 8, LRU, true},
-		{65536, 8, Random, false},
-		{131072, 8, LRU, false},
-		{131072, 8, LRU, true},
+		{8192, 8, LRU, false, true, 4096},
+		{131072, 8, LRU, false, true, 4096},
+		{65536, 8, Random, false, true, 4096},
+		{8192, 8, LRU, false, false, 16},
+		{8192, 8, LRU, true, false, 16},
 	}
-	var rates []float64
+	var res []sweepResult
 	for _, r := range rows {
-		hit, mps, lat := qpSweep(t, qps, 2, r.sets, r.ways, r.policy, r.prefetch)
+		x := qpSweep(t, qps, r.window, r.sets, r.ways, r.policy, r.prefetch, r.inline)
 		pol := "LRU"
 		if r.policy == Random {
 			pol = "random"
 		}
-		t.Logf("%-10d %-7s %-9v %8.3f %12.1f %12.2f", r.sets*r.ways, pol, r.prefetch, hit, mps/1e6, lat)
-		rates = append(rates, mps)
+		t.Logf("%-8d %-6s %-9v %-6v %-6d %8.3f %7.1f M/s %7.1f M/s %9.3f", r.sets*r.ways, pol, r.prefetch, r.inline,
+			r.window, x.hitRate, x.first/1e6, x.second/1e6, x.meanLatency)
+		res = append(res, x)
 	}
-	require.Greater(t, rates[3], 2*rates[0], "a cache holding every QP serves the second round from the cache")
+	require.Greater(t, res[1].second, 4*res[0].second, "a cache holding every QP serves the second round from the cache")
+	require.InDelta(t, 0.5, res[1].hitRate, 0.01)
+	require.Less(t, res[4].meanLatency, 0.8*res[3].meanLatency,
+		"prefetch on the doorbell overlaps the context read with the WQE fetch")
 }
