@@ -109,3 +109,46 @@ func TestOneWayLatencyThroughOneSwitch(t *testing.T) {
 	require.Equal(t, total, sum, "the stages add up to the measured total")
 	require.InEpsilon(t, 900.0, total.Nanoseconds(), 0.05, "0.9 us ± 5%")
 }
+
+// The write budget is what the cycle model does, to the picosecond: with
+// the QP context cached and with a cold cache, and after changing the
+// switch's FEC decode latency or its pipe clock.
+func TestWriteBudgetMatchesTheCycleModel(t *testing.T) {
+	variants := []struct {
+		name string
+		sw   func(*switchasic.Config)
+	}{
+		{"default", func(*switchasic.Config) {}},
+		{"FEC decode +30 ns", func(c *switchasic.Config) { c.PhyRx += 30 * rtlmodel.Nanosecond }},
+		{"pipe clock 1.0 GHz", func(c *switchasic.Config) { c.Pipes.ClockPeriod = 1000 }},
+	}
+	var base [2]rtlmodel.Time
+	for vi, v := range variants {
+		p := DefaultLatencyPath()
+		v.sw(&p.Switch)
+		s, err := NewStar(2, p.Switch, func(i int) nic400g.Config { return nic400g.DefaultConfig(uint32(i)) }, rtlmodel.Options{Seed: 1})
+		require.NoError(t, err)
+		var dones []nic400g.Completion
+		s.NICs[1].OnComplete = func(c nic400g.Completion) { dones = append(dones, c) }
+		const cold, warm = 1000 * rtlmodel.Nanosecond, 20000 * rtlmodel.Nanosecond
+		addPoster(t, s.Engine, s.NICs[0], s.NICs[0].Host(), []nic400g.WorkRequest{
+			{QP: 1, Dst: 1, DestQP: 2, Bytes: 64, Inline: true, Posted: cold},
+			{QP: 1, Dst: 1, DestQP: 2, Bytes: 64, Inline: true, Posted: warm}})
+		require.NoError(t, s.Engine.Run(rtlmodel.Forever))
+		require.Len(t, dones, 2)
+		for k, c := range []struct {
+			posted rtlmodel.Time
+			miss   bool
+		}{{cold, true}, {warm, false}} {
+			b, err := WriteBudget(p, 64, c.posted, c.miss)
+			require.NoError(t, err)
+			measured := dones[k].Visible - dones[k].Posted
+			require.Equal(t, b.Total(), measured, "%s, context miss %v", v.name, c.miss)
+			if vi == 0 {
+				base[k] = measured
+			}
+			t.Logf("%-20s context miss %-5v budget %v, cycle model %v (%+d ps against the default)", v.name, c.miss, b.Total(), measured,
+				int64(measured)-int64(base[k]))
+		}
+	}
+}
