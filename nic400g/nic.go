@@ -13,6 +13,7 @@ import (
 // in order; Visible is when the CQE is visible to the polling CPU.
 type Completion struct {
 	Responder bool
+	Op        Op
 	QP        uint32
 	Msg       uint32
 	Bytes     uint64

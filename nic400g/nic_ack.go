@@ -140,7 +140,7 @@ func (n *NIC) completeAcked(q *qpState, now rtlmodel.Time, cum PSN) {
 		}
 		visible := n.host.WriteCQE(now)
 		n.st.txMessages.Inc()
-		c := Completion{QP: q.id, Msg: m.id, Bytes: m.wr.Bytes, Posted: m.wr.Posted, Placed: now, Visible: visible}
+		c := Completion{Op: m.wr.Op, QP: q.id, Msg: m.id, Bytes: m.wr.Bytes, Posted: m.wr.Posted, Placed: now, Visible: visible}
 		if n.OnComplete != nil {
 			n.OnComplete(c)
 		}

@@ -5,12 +5,45 @@ import (
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
-// WorkRequest is one RDMA WRITE (or SEND) a driver posts to a QP.
+// Op is the RC operation of a work request (FACTS 1.2 opcodes).
+type Op uint8
+
+const (
+	// OpWrite is an RDMA WRITE: RDMA_WRITE_FIRST/MIDDLE/LAST/ONLY, the
+	// address (RETH) in the FIRST and ONLY packets. The zero value.
+	OpWrite Op = iota
+	// OpSend is a SEND: SEND_FIRST/MIDDLE/LAST/ONLY with no RETH; the
+	// responder places it in its posted receive buffer and writes a
+	// receive CQE.
+	OpSend
+	// OpRead is an RDMA READ: one RDMA_READ_REQUEST with a RETH naming the
+	// length; the responder returns the data in READ_RESPONSE_FIRST/
+	// MIDDLE/LAST/ONLY packets whose PSNs the request reserved.
+	OpRead
+)
+
+// String names the operation.
+func (o Op) String() string {
+	switch o {
+	case OpWrite:
+		return "write"
+	case OpSend:
+		return "send"
+	case OpRead:
+		return "read"
+	}
+	return "op?"
+}
+
+// WorkRequest is one RDMA WRITE, SEND or READ a driver posts to a QP.
 type WorkRequest struct {
 	QP     uint32 // local QP
 	Dst    uint32 // peer endpoint
 	DestQP uint32 // peer QP
-	Bytes  uint64
+	// Op is the operation; the zero value is an RDMA WRITE.
+	Op Op
+	// Bytes is the message length: written or sent, or read back.
+	Bytes uint64
 	// Inline carries the payload in the doorbell (BlueFlame-style) instead
 	// of a WQE the NIC must fetch.
 	Inline bool
@@ -49,6 +82,7 @@ type recvMsg struct {
 	length  uint64
 	id      uint32
 	posted  rtlmodel.Time
+	op      Op
 }
 
 // qpState is the NIC's state of one active QP: a slab entry that exists

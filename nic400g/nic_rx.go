@@ -59,7 +59,9 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 	q.lastSent = d.Meta.Sent
 	exp := q.rw.Expected()
 	if psn != exp && PSNCompare(psn, exp) > 0 {
-		hasAddr := n.cfg.Stack == UET || d.Meta.Offset == 0
+		// UET carries the offset in every packet; RoCE only in a WRITE's
+		// FIRST or ONLY packet (RETH), never in a SEND
+		hasAddr := n.cfg.Stack == UET || (d.Meta.Offset == 0 && d.Meta.Flags&flagSend == 0)
 		switch {
 		case n.cfg.Recovery == GoBackN:
 			n.st.rxOOODrop.Inc()
@@ -113,6 +115,9 @@ func (n *NIC) noteMessage(q *qpState, d *packet.Desc) {
 	rest := d.Meta.Length - d.Meta.Offset - uint64(d.Meta.Payload)
 	last := PSN(d.Meta.PSN).Add(uint32((rest + mtu - 1) / mtu))
 	m := recvMsg{lastPSN: last, length: d.Meta.Length, id: d.Meta.Msg, posted: rtlmodel.Time(d.Meta.Posted)}
+	if d.Meta.Flags&flagSend != 0 {
+		m.op = OpSend
+	}
 	i := len(q.recvMsgs)
 	q.recvMsgs = append(q.recvMsgs, m)
 	for i > 0 && PSNCompare(q.recvMsgs[i-1].lastPSN, last) > 0 {
@@ -136,7 +141,7 @@ func (n *NIC) completeInOrder(q *qpState, now rtlmodel.Time, lastPayload uint32)
 			n.st.oneWay.Record(uint64(visible - m.posted))
 		}
 		if n.OnComplete != nil {
-			n.OnComplete(Completion{Responder: true, QP: q.id, Msg: m.id, Bytes: m.length, Posted: m.posted,
+			n.OnComplete(Completion{Responder: true, Op: m.op, QP: q.id, Msg: m.id, Bytes: m.length, Posted: m.posted,
 				Placed: now, Visible: visible})
 		}
 		k++

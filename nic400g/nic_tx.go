@@ -20,7 +20,32 @@ const (
 	flagECE                 // the acknowledged data was CE-marked
 	flagLast                // the last packet of its message
 	flagRetx                // a retransmission
+	flagSend                // a SEND packet: no address, placed in the receive buffer in order
+	flagSpec                // EQDS: sent from the speculative window, not against credit
+	flagPull                // EQDS: a PULL granting Meta.Credit bytes
+	flagReadReq             // an RDMA READ request (Meta.Offset, Meta.Length: what to return)
+	flagReadResp            // a READ response packet (with flagData) or its feedback (with flagAck)
 )
+
+// dataOpcode is the BTH opcode of a packet of a message of operation op.
+func dataOpcode(op Op, first, last bool) packet.OpCode {
+	base, only := packet.RCWriteFirst, packet.RCWriteOnly
+	switch op {
+	case OpSend:
+		base, only = packet.RCSendFirst, packet.RCSendOnly
+	case OpRead:
+		base, only = packet.RCReadResponseFirst, packet.RCReadResponseOnly
+	}
+	switch {
+	case first && last:
+		return only
+	case first:
+		return base
+	case last:
+		return base + 2
+	}
+	return base + 1
+}
 
 // post accepts a work request whose doorbell reached the NIC at now.
 func (n *NIC) post(wr WorkRequest, now rtlmodel.Time) {
@@ -275,16 +300,8 @@ func (q *qpState) popRead(n *NIC, m *message, now rtlmodel.Time) {
 // emit builds and sends one data packet.
 func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx bool) {
 	d := n.pool.Get()
-	op := packet.RCWriteMiddle
 	first, last := p.offset == 0, p.offset+uint64(p.payload) >= m.wr.Bytes
-	switch {
-	case first && last:
-		op = packet.RCWriteOnly
-	case first:
-		op = packet.RCWriteFirst
-	case last:
-		op = packet.RCWriteLast
-	}
+	op := dataOpcode(m.wr.Op, first, last)
 	entropy := q.paths.Next(now)
 	p.entropy = entropy
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: op, psn: p.psn, payload: p.payload, offset: p.offset,
@@ -298,6 +315,9 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx b
 	}
 	if retx {
 		d.Meta.Flags |= flagRetx
+	}
+	if m.wr.Op == OpSend {
+		d.Meta.Flags |= flagSend
 	}
 	d.Meta.Posted = uint64(m.wr.Posted)
 	q.cc.OnSend(now, d.FrameBytes)
