@@ -115,7 +115,10 @@ func splitNIC(b pipeline.Budget) (tx, rx pipeline.Budget) {
 
 func gbps(r serdes.Rate) string { return fmt.Sprintf("%.4f Gb/s", r.GbpsFloat()) }
 
-func ratString(r *big.Rat, prec int) string { f, _ := r.Float64(); return strconv.FormatFloat(f, 'f', prec, 64) }
+func ratString(r *big.Rat, prec int) string {
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'f', prec, 64)
+}
 
 // throughputSection computes rates: lanes and FEC, headers, PCIe, switch.
 func throughputSection(c BudgetConfig, sw *switchasic.Switch) ([]BudgetSection, error) {
