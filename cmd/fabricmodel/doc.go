@@ -4,9 +4,15 @@
 //
 // Commands:
 //
-//	fabricmodel run    run the kernel's demonstration model (an 8x8
-//	                   credit-flow-controlled mesh in two clock domains)
-//	                   and print its summary and speed
+//	fabricmodel run      run the kernel's demonstration model (an 8x8
+//	                     credit-flow-controlled mesh in two clock domains)
+//	                     and print its summary and speed
+//	fabricmodel budget   latency, throughput and scale budgets computed
+//	                     from the models (--set NAME=VALUE, --list)
+//	fabricmodel verify   compare an RTL simulator's VCD with a block's
+//	                     golden model; first divergence or a pass line
+//	fabricmodel vectors  stimulus and expected outputs for an RTL
+//	                     testbench ($readmemh hex and JSON Lines)
 //
 // Run "fabricmodel help <command>" for the flags of a command.
 package main
