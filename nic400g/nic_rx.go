@@ -15,6 +15,8 @@ func (n *NIC) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 		n.st.fcsDrops.Inc()
 	case d.Kind == packet.KindPFC:
 		n.obeyPFC(d, now)
+	case !n.icrcGood(d):
+		n.st.icrcDrops.Inc()
 	case d.Meta.Flags&flagData != 0:
 		n.rxData(d, now)
 	case d.Meta.Flags&(flagAck|flagNAK|flagTrimNAK) != 0:
@@ -191,6 +193,7 @@ func (n *NIC) sendCtrl(q *qpState, now rtlmodel.Time, flags uint16, psn uint32, 
 	n.writeHeaders(d, &h)
 	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
 	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: psn, SACK: sack, Flags: flags}
+	n.sealICRC(d)
 	n.ctrl = append(n.ctrl, d)
 	return d
 }

@@ -9,7 +9,7 @@ type nicStats struct {
 	rxOOODrop, reorderDrops, rxTrimmed, rxCE, fcsDrops         *rtlmodel.Counter
 	acks, ackImmediate, naks, cnpSent, cnpRecv, nakRecv        *rtlmodel.Counter
 	trimNakRecv, sackRetx, staleAcks, pfcRecv, badQP           *rtlmodel.Counter
-	cqeOverflow                                                *rtlmodel.Counter
+	cqeOverflow, icrcDrops                                     *rtlmodel.Counter
 	oneWay                                                     *rtlmodel.Histogram
 }
 
@@ -44,5 +44,6 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	s.pfcRecv = c("pfc_received", "frames", "PFC frames obeyed")
 	s.badQP = c("bad_qp", "requests", "work requests for a QP beyond the configured count")
 	s.cqeOverflow = c("cqe_overflow", "completions", "completions the driver link could not take in their cycle")
+	s.icrcDrops = c("rx_icrc_drops", "frames", "frames dropped for an ICRC mismatch")
 	s.oneWay = r.Histogram(p+"/one_way_latency", "ps", "doorbell written to responder CQE visible")
 }

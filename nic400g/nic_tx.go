@@ -12,19 +12,19 @@ const readAhead = 16
 
 // Packet flags in packet.DescMeta.Flags.
 const (
-	flagData    = 1 << iota // a data packet
-	flagAck                 // an ACK (cumulative PSN in Meta.PSN, SACK bitmap above it)
-	flagNAK                 // a NAK for a sequence error at Meta.PSN
-	flagTrimNAK             // a NACK for the trimmed packet Meta.PSN
-	flagCNP                 // a congestion notification
-	flagECE                 // the acknowledged data was CE-marked
-	flagLast                // the last packet of its message
-	flagRetx                // a retransmission
-	flagSend                // a SEND packet: no address, placed in the receive buffer in order
-	flagSpec                // EQDS: sent from the speculative window, not against credit
-	flagPull                // EQDS: a PULL granting Meta.Credit bytes
-	flagReadReq             // an RDMA READ request (Meta.Offset, Meta.Length: what to return)
-	flagReadResp            // a READ response packet (with flagData) or its feedback (with flagAck)
+	flagData     = 1 << iota // a data packet
+	flagAck                  // an ACK (cumulative PSN in Meta.PSN, SACK bitmap above it)
+	flagNAK                  // a NAK for a sequence error at Meta.PSN
+	flagTrimNAK              // a NACK for the trimmed packet Meta.PSN
+	flagCNP                  // a congestion notification
+	flagECE                  // the acknowledged data was CE-marked
+	flagLast                 // the last packet of its message
+	flagRetx                 // a retransmission
+	flagSend                 // a SEND packet: no address, placed in the receive buffer in order
+	flagSpec                 // EQDS: sent from the speculative window, not against credit
+	flagPull                 // EQDS: a PULL granting Meta.Credit bytes
+	flagReadReq              // an RDMA READ request (Meta.Offset, Meta.Length: what to return)
+	flagReadResp             // a READ response packet (with flagData) or its feedback (with flagAck)
 )
 
 // dataOpcode is the BTH opcode of a packet of a message of operation op.
@@ -320,6 +320,7 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx b
 		d.Meta.Flags |= flagSend
 	}
 	d.Meta.Posted = uint64(m.wr.Posted)
+	n.sealICRC(d)
 	q.cc.OnSend(now, d.FrameBytes)
 	if r := q.cc.Rate(); r != 0 {
 		q.nextSend = max(q.nextSend, now) + rtlmodel.Time(uint64(d.FrameBytes)*8_000_000_000/uint64(r))

@@ -80,6 +80,11 @@ type DescMeta struct {
 	Credit  uint32 // receiver credit in bytes (ACKs)
 	Sent    uint64 // when the sender sent this packet (ps), echoed by ACKs
 	Posted  uint64 // when the message's doorbell was written (ps), for latency
+	// ICRC is the packet's 4-byte invariant CRC trailer (FACTS 1.3) as the
+	// sender computed it. The trailer follows the payload, which a
+	// descriptor does not carry, so it travels here; the receiver
+	// recomputes it over the header bytes it got and checks.
+	ICRC uint32
 }
 
 // Header returns the header bytes.
