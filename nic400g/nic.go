@@ -58,6 +58,8 @@ type NIC struct {
 	rxq    []rxItem // frames in the receive pipeline
 	rxHead int
 	np     *NotificationPoint
+	pacer  *RecvCreditPacer // EQDS receiver's pull pacer (CC "eqds"), else nil
+	eqp    EQDSParams
 	free   []*qpState // released active states, reused
 	ccf    ccFactory
 	// QP context reads in flight, and QPs waiting for a read slot
@@ -126,6 +128,14 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 	if n.np, err = NewNotificationPoint(cfg.CNPInterval, 4096); err != nil {
 		return nil, err
 	}
+	if cfg.CC == "eqds" {
+		if n.eqp, err = eqdsParams(&cfg); err != nil {
+			return nil, err
+		}
+		if n.pacer, err = NewRecvCreditPacer(&n.eqp, cfg.QPs); err != nil {
+			return nil, err
+		}
+	}
 	n.st.register(e.Stats(), path)
 	if n.phy, err = serdes.NewPhyLink[*packet.Desc](e, dom, path+"/phy", cfg.Wire, descBytes); err != nil {
 		return nil, err
@@ -193,6 +203,9 @@ func (n *NIC) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	}
 	if n.rxHead == len(n.rxq) {
 		n.rxq, n.rxHead = n.rxq[:0], 0
+	} else if n.rxHead > 64 && 2*n.rxHead > len(n.rxq) {
+		// under steady traffic the pipeline never empties: reuse the front
+		n.rxq, n.rxHead = n.rxq[:copy(n.rxq, n.rxq[n.rxHead:])], 0
 	}
 	if n.doorbells != nil {
 		for {
@@ -204,6 +217,9 @@ func (n *NIC) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		}
 	}
 	n.runTimers(now)
+	if n.pacer != nil {
+		n.runPacer(now)
+	}
 	if n.waitAt < len(n.ctxWait) {
 		n.releaseWaiters(now)
 	}
@@ -226,6 +242,9 @@ func (n *NIC) nextWake(edge rtlmodel.Edge) rtlmodel.Wake {
 	}
 	if n.rxHead < len(n.rxq) {
 		next = min(next, n.rxq[n.rxHead].ready)
+	}
+	if n.pacer != nil {
+		next = min(next, n.pacer.NextEvent())
 	}
 	if n.waitAt < len(n.ctxWait) && n.reads.len() > 0 {
 		next = min(next, n.reads.min())
