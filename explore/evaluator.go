@@ -1,0 +1,74 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Metric describes one value an evaluator reports.
+type Metric struct {
+	Name, Unit, Doc string
+}
+
+// Evaluator turns a point's parameter values into metrics. Each call to
+// Evaluate is an independent simulation: evaluators keep no state between
+// points, so any number may run at once.
+type Evaluator interface {
+	// Params lists the parameters Check and Evaluate accept: name, unit,
+	// meaning.
+	Params() [][3]string
+	// Metrics lists every metric Evaluate reports.
+	Metrics() []Metric
+	// Check applies the values without evaluating: an unknown name or a
+	// bad value is an error.
+	Check(params []Assignment) error
+	// Evaluate runs one point with its seed and returns every metric.
+	Evaluate(ctx context.Context, params []Assignment, seed uint64) (map[string]float64, error)
+}
+
+var (
+	registryMu sync.Mutex
+	registry   = map[string]func() Evaluator{}
+)
+
+// Register makes an evaluator available to sweep files by name; it panics
+// if the name is taken (registration is program setup, not user input).
+func Register(name string, mk func() Evaluator) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, ok := registry[name]; ok {
+		panic(fmt.Sprintf("explore: evaluator %q registered twice", name))
+	}
+	registry[name] = mk
+}
+
+// Evaluators lists the registered evaluators' names, sorted.
+func Evaluators() []string {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	var n []string
+	for k := range registry {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// NewEvaluator returns the evaluator registered as name.
+func NewEvaluator(name string) (Evaluator, error) {
+	registryMu.Lock()
+	mk, ok := registry[name]
+	registryMu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("evaluator %q: want one of %s", name, strings.Join(Evaluators(), ", "))
+	}
+	return mk(), nil
+}
+
+func init() {
+	Register("budget", func() Evaluator { return budgetEvaluator{} })
+	Register("incast", func() Evaluator { return incastEvaluator{} })
+}

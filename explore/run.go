@@ -1,0 +1,148 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+)
+
+// RunOptions says where and how a sweep runs.
+type RunOptions struct {
+	// Dir is the output directory; result files go to Dir/points.
+	Dir string
+	// Workers is how many points are evaluated at once (0: every CPU).
+	Workers int
+	// Shard limits the run to one shard (zero: every point).
+	Shard Shard
+	// Evaluator replaces the sweep's registered evaluator (nil: use it).
+	Evaluator Evaluator
+	// Progress is called after each point of the shard is settled (found
+	// done, evaluated or failed), with the count so far and the total.
+	Progress func(settled, total int)
+}
+
+// RunStats counts what a run did.
+type RunStats struct {
+	Points, Skipped, Evaluated, Failed int
+}
+
+// Run evaluates the sweep's points (of the shard) that have no result
+// file yet, on a pool of workers, writing each result file atomically as
+// its point finishes. Failed points get no file and are tried again on the
+// next run. When ctx is cancelled no new point starts; Run returns once
+// the running ones stop, with ctx's error.
+func Run(ctx context.Context, s *Sweep, opt RunOptions) (RunStats, error) {
+	var st RunStats
+	pts, err := s.Points()
+	if err != nil {
+		return st, err
+	}
+	pts = opt.Shard.Select(pts)
+	st.Points = len(pts)
+	ev := opt.Evaluator
+	if ev == nil {
+		if ev, err = NewEvaluator(s.Evaluator); err != nil {
+			return st, err
+		}
+	}
+	if err := os.MkdirAll(pointsDir(opt.Dir), 0o755); err != nil {
+		return st, err
+	}
+	var (
+		mu      sync.Mutex
+		errs    []error
+		settled int
+	)
+	settle := func(f func()) {
+		mu.Lock()
+		f()
+		settled++
+		n := settled
+		mu.Unlock()
+		if opt.Progress != nil {
+			opt.Progress(n, len(pts))
+		}
+	}
+	var todo []Point
+	for _, p := range pts {
+		if done(opt.Dir, p, s.Metrics) {
+			settle(func() { st.Skipped++ })
+			continue
+		}
+		todo = append(todo, p)
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	work := make(chan Point)
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, max(len(todo), 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				err := evaluate(ctx, s, ev, opt.Dir, p)
+				settle(func() {
+					if err != nil {
+						st.Failed++
+						if ctx.Err() == nil {
+							errs = append(errs, err)
+						}
+						return
+					}
+					st.Evaluated++
+				})
+			}
+		}()
+	}
+feed:
+	for _, p := range todo {
+		select {
+		case <-ctx.Done():
+			break feed
+		case work <- p:
+		}
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	return st, errors.Join(errs...)
+}
+
+// evaluate runs one point and writes its result file.
+func evaluate(ctx context.Context, s *Sweep, ev Evaluator, dir string, p Point) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m, err := ev.Evaluate(ctx, append(s.BaseParams(), p.Params...), p.Seed)
+	if err != nil {
+		return fmt.Errorf("point %s (%s): %w", p.ID, describe(p.Params), err)
+	}
+	r := Result{Point: p}
+	for _, name := range s.Metrics {
+		v, ok := m[name]
+		if !ok {
+			return fmt.Errorf("point %s: the evaluator did not report %q", p.ID, name)
+		}
+		r.Metrics = append(r.Metrics, Value{name, v})
+	}
+	return writeResult(dir, r)
+}
+
+// describe writes assignments as name=value, comma separated.
+func describe(as []Assignment) string {
+	out := ""
+	for i, a := range as {
+		if i > 0 {
+			out += ", "
+		}
+		out += a.Name + "=" + a.Value
+	}
+	return out
+}
