@@ -26,13 +26,18 @@ type LeafSpineConfig struct {
 	UplinkCableMillimetres func(l, s, k int) uint64
 }
 
-// Cluster is a built fabric.
+// Cluster is a built fabric. Leaves are tier 0 (a fat tree's edges),
+// Spines tier 1 (its aggregation switches) and Cores a fat tree's tier 2;
+// a rails fabric lists plane 0's leaves (spines) first, then plane 1's.
 type Cluster struct {
 	Engine         *rtlmodel.Engine
 	Pool           *packet.DescPool
 	Leaves, Spines []*switchasic.Switch
+	Cores          []*switchasic.Switch
 	NICs           []*nic400g.NIC
 	HostsPerLeaf   int
+	// Planes is the number of rail planes of a rails fabric, else 1.
+	Planes int
 }
 
 // NewLeafSpine builds the fabric: endpoint i sits on port i mod H of leaf
@@ -51,7 +56,7 @@ func NewLeafSpine(cfg LeafSpineConfig, opts rtlmodel.Options) (*Cluster, error) 
 		return nil, fmt.Errorf("fabric: a leaf needs %d ports and a spine %d; the switch has %d",
 			H+cfg.Spines*L, cfg.Leaves*L, ports)
 	}
-	c := &Cluster{Engine: rtlmodel.NewEngine(opts), Pool: &packet.DescPool{}, HostsPerLeaf: H}
+	c := &Cluster{Engine: rtlmodel.NewEngine(opts), Pool: &packet.DescPool{}, HostsPerLeaf: H, Planes: 1}
 	build := func(name string, i int, cables map[int]uint64) (*switchasic.Switch, error) {
 		sc := cfg.Switch
 		sc.Seed = cfg.Switch.Seed + uint64(len(c.Leaves)+len(c.Spines))*7919
