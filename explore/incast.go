@@ -27,17 +27,20 @@ type IncastConfig struct {
 	// KminBytes, KmaxBytes and Pmax are class 0's ECN marking curve.
 	KminBytes, KmaxBytes uint64
 	Pmax                 float64
+	// RTOUS is the senders' retransmission timeout in microseconds.
+	RTOUS uint64
 	// LimitUS bounds the simulated time, in microseconds.
 	LimitUS uint64
 }
 
 // DefaultIncastConfig is 8 senders of 256 KiB with DCQCN into the default
-// switch and its default ECN curve, lossy.
+// switch and its default ECN curve, lossy, with the NIC's default RTO and
+// a one-second limit.
 func DefaultIncastConfig() IncastConfig {
 	tm := switchasic.DefaultTMConfig(128)
 	w := switchasic.DefaultWREDConfig()
 	return IncastConfig{Senders: 8, Bytes: 256 << 10, CC: "dcqcn", BufferBytes: tm.BufferBytes,
-		KminBytes: w.KminBytes, KmaxBytes: w.KmaxBytes, Pmax: float64(w.PmaxQ) / 65536, LimitUS: 100_000}
+		KminBytes: w.KminBytes, KmaxBytes: w.KmaxBytes, Pmax: float64(w.PmaxQ) / 65536, RTOUS: 200, LimitUS: 1_000_000}
 }
 
 // incastParams are the names Set accepts, with unit and meaning.
@@ -50,6 +53,7 @@ var incastParams = [][3]string{
 	{"ecn.kmin_bytes", "B", "queue depth at and below which nothing is marked"},
 	{"ecn.kmax_bytes", "B", "queue depth at and above which everything is marked"},
 	{"ecn.pmax", "", "mark probability just below Kmax (0 to 1)"},
+	{"rto_us", "us", "senders' retransmission timeout"},
 	{"limit_us", "us", "simulated time limit"},
 }
 
@@ -84,6 +88,8 @@ func (c *IncastConfig) Set(name, value string) error {
 		if err == nil && (c.Pmax < 0 || c.Pmax >= 1) {
 			err = fmt.Errorf("want 0 <= pmax < 1")
 		}
+	case "rto_us":
+		c.RTOUS, err = parseUint(value)
 	case "limit_us":
 		c.LimitUS, err = parseUint(value)
 	default:
@@ -139,8 +145,8 @@ func (r IncastResult) Percentile(p float64) float64 {
 // ctx between slices of simulated time.
 func RunIncast(ctx context.Context, c IncastConfig, seed uint64) (IncastResult, error) {
 	var res IncastResult
-	if c.Senders < 1 || c.Bytes == 0 {
-		return res, fmt.Errorf("incast: want at least one sender and one byte")
+	if c.Senders < 1 || c.Bytes == 0 || c.RTOUS == 0 {
+		return res, fmt.Errorf("incast: want at least one sender, one byte and an RTO")
 	}
 	sw := switchasic.DefaultConfig()
 	sw.Seed = seed
@@ -151,6 +157,7 @@ func RunIncast(ctx context.Context, c IncastConfig, seed uint64) (IncastResult, 
 	s, err := fabric.NewStar(c.Senders+1, sw, func(i int) nic400g.Config {
 		nc := nic400g.DefaultConfig(uint32(i))
 		nc.CC = c.CC
+		nc.RTO = rtlmodel.Time(c.RTOUS) * rtlmodel.Microsecond
 		nc.Seed = seed*1000003 + uint64(i)
 		return nc
 	}, rtlmodel.Options{Seed: seed})

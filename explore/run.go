@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sort"
 	"sync"
 )
 
@@ -112,6 +113,7 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return st, err
 	}
+	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
 	return st, errors.Join(errs...)
 }
 

@@ -4,11 +4,13 @@ import (
 	"io"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
 )
 
 // WriteTable writes points as a table: id, the parameters, the metrics.
 func WriteTable(w io.Writer, r *Results, pts []Result) error {
-	t := tablewriter.NewWriter(w)
+	t := tablewriter.NewTable(w, tablewriter.WithConfig(
+		tablewriter.NewConfigBuilder().WithHeaderAutoFormat(tw.Off).Build()))
 	hdr := []any{"id"}
 	for _, p := range r.Parameters {
 		hdr = append(hdr, p)
