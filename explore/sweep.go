@@ -35,7 +35,8 @@ type Sweep struct {
 	// Plots are the PNG plots to draw.
 	Plots []PlotSpec `yaml:"plots"`
 
-	base []Assignment // Base decoded, in file order
+	base     []Assignment // Base decoded, in file order
+	baseLine []int        // the line of each base value
 	file string
 }
 
@@ -129,6 +130,7 @@ func (s *Sweep) decodeBase() error {
 			return fmt.Errorf("line %d: base: %s: want a single value", v.Line, k.Value)
 		}
 		s.base = append(s.base, Assignment{Name: k.Value, Value: v.Value})
+		s.baseLine = append(s.baseLine, k.Line)
 	}
 	return nil
 }
@@ -138,6 +140,11 @@ func (s *Sweep) check() error {
 	ev, err := NewEvaluator(s.Evaluator)
 	if err != nil {
 		return err
+	}
+	for i, a := range s.base {
+		if err := ev.Check([]Assignment{a}); err != nil {
+			return fmt.Errorf("line %d: base: %w", s.baseLine[i], err)
+		}
 	}
 	switch s.Design.Kind {
 	case "grid":
