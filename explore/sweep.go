@@ -37,7 +37,7 @@ type Sweep struct {
 
 	base     []Assignment // Base decoded, in file order
 	baseLine []int        // the line of each base value
-	file string
+	file     string
 }
 
 // Design is how parameters become points.
