@@ -5,6 +5,8 @@
 #                                  root), runs munged as root, writes
 #                                  slurm.conf for this host, starts slurmctld
 #                                  and slurmd, waits until the node is idle
+#                                  (or says "already running" and does
+#                                  nothing when the node is up already)
 #   scripts/slurm-local.sh stop    stops the daemons start started, by pid
 #   scripts/slurm-local.sh status  sinfo and squeue
 #
@@ -107,14 +109,14 @@ node_idle() {
 }
 
 start() {
+  if command -v sinfo >/dev/null 2>&1 && node_idle; then
+    log "already running: node $host is up"
+    return 0
+  fi
   need_root
   install_packages
   mkdir -p "$state"
   start_munge
-  if pid_alive "$state/slurmctld.pid" && pid_alive "$state/slurmd.pid" && node_idle; then
-    log "already running"
-    return 0
-  fi
   write_conf
   if ! pid_alive "$state/slurmctld.pid"; then
     slurmctld -i || die "slurmctld failed: $(tail -n 5 /var/log/slurm/slurmctld.log 2>/dev/null)"
