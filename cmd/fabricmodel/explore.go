@@ -213,7 +213,7 @@ func exploreReport(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "\nPareto front: %s (%s) against %s (%s), %d points\n", p.X, p.XGoal, p.Y, p.YGoal, len(front))
+		fmt.Fprintf(w, "\nPareto front of %s (%s) and %s (%s): %d of %d points\n", p.X, p.XGoal, p.Y, p.YGoal, len(front), len(res.Points))
 		if err := explore.WriteTable(w, res, front); err != nil {
 			return err
 		}
