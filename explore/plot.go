@@ -64,6 +64,10 @@ func Plot(r *Results, spec PlotSpec, path string) error {
 			p.Legend.Add(spec.Series+"="+k, line, points)
 		}
 	}
+	if spec.Series != "" && len(keys) > 0 {
+		// Head room for the legend above the highest line.
+		p.Y.Max += (p.Y.Max - p.Y.Min) * 0.12 * float64(len(keys)+1)
+	}
 	p.Add(plotter.NewGrid())
 	p.BackgroundColor = color.White
 	return p.Save(18*vg.Centimeter, 11*vg.Centimeter, path)
