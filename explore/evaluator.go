@@ -10,6 +10,7 @@ import (
 
 // Metric describes one value an evaluator reports.
 type Metric struct {
+	// Name is what sweep files call it; Unit and Doc describe it.
 	Name, Unit, Doc string
 }
 

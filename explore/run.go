@@ -21,7 +21,8 @@ type RunOptions struct {
 	// Evaluator replaces the sweep's registered evaluator (nil: use it).
 	Evaluator Evaluator
 	// Progress is called after each point of the shard is settled (found
-	// done, evaluated or failed), with the count so far and the total.
+	// done, evaluated or failed), with the count so far and the total; the
+	// calls do not overlap and their counts rise by one.
 	Progress func(settled, total int)
 }
 
@@ -59,12 +60,11 @@ func Run(ctx context.Context, s *Sweep, opt RunOptions) (RunStats, error) {
 	)
 	settle := func(f func()) {
 		mu.Lock()
+		defer mu.Unlock()
 		f()
 		settled++
-		n := settled
-		mu.Unlock()
 		if opt.Progress != nil {
-			opt.Progress(n, len(pts))
+			opt.Progress(settled, len(pts))
 		}
 	}
 	var todo []Point

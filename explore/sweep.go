@@ -54,11 +54,15 @@ type Design struct {
 // (min, max) that a grid cuts into Steps values and random and lhs draw
 // from.
 type Parameter struct {
-	Name   string   `yaml:"name"`
+	// Name is the evaluator's parameter name.
+	Name string `yaml:"name"`
+	// Values lists the values to take, as the evaluator reads them.
 	Values []string `yaml:"values"`
-	Min    *float64 `yaml:"min"`
-	Max    *float64 `yaml:"max"`
-	Steps  int      `yaml:"steps"`
+	// Min and Max bound a range (both inclusive).
+	Min *float64 `yaml:"min"`
+	Max *float64 `yaml:"max"`
+	// Steps is how many values a grid takes from the range, ends included.
+	Steps int `yaml:"steps"`
 	// Scale is linear (default) or log.
 	Scale string `yaml:"scale"`
 	// Integer rounds values to whole numbers.
@@ -67,6 +71,7 @@ type Parameter struct {
 
 // ParetoSpec names two metrics and whether each is minimised or maximised.
 type ParetoSpec struct {
+	// X and Y are collected metrics; XGoal and YGoal are min or max.
 	X     string `yaml:"x"`
 	XGoal string `yaml:"x_goal"`
 	Y     string `yaml:"y"`
@@ -76,6 +81,9 @@ type ParetoSpec struct {
 // PlotSpec is a PNG of metric Y against swept parameter X, one line per
 // value of Series (optional), written to File.
 type PlotSpec struct {
+	// X is a swept parameter, Y a collected metric, Series an optional
+	// second parameter, File the output (PNG, SVG or PDF by extension)
+	// and LogX a logarithmic x axis.
 	X      string `yaml:"x"`
 	Y      string `yaml:"y"`
 	Series string `yaml:"series"`

@@ -101,17 +101,14 @@ func exploreRun(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
-	var bar *progress
-	opt.Progress = func(n, total int) {
-		if bar == nil {
-			bar = newProgress("explore "+s.Name, total)
-		}
-		bar.set(n)
+	pts, err := s.Points()
+	if err != nil {
+		return err
 	}
+	bar := newProgress("explore "+s.Name, len(opt.Shard.Select(pts)))
+	opt.Progress = func(n, _ int) { bar.set(n) }
 	st, err := explore.Run(ctx, s, opt)
-	if bar != nil {
-		bar.done()
-	}
+	bar.done()
 	fmt.Fprintf(c.App.Writer, "explore %s: shard %s: %d points, %d already done, %d evaluated, %d failed; results in %s\n",
 		s.Name, opt.Shard, st.Points, st.Skipped, st.Evaluated, st.Failed, filepath.Join(dir, "points"))
 	if err == context.Canceled {
