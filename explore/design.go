@@ -24,6 +24,9 @@ type Point struct {
 	Seed uint64 `json:"seed"`
 }
 
+// MaxPoints bounds the points of one sweep.
+const MaxPoints = 100_000
+
 // check validates a parameter for a design kind.
 func (p Parameter) check(kind string) error {
 	ranged := p.Min != nil || p.Max != nil
@@ -36,6 +39,8 @@ func (p Parameter) check(kind string) error {
 		return fmt.Errorf("give values or min/max")
 	case ranged && (p.Min == nil || p.Max == nil):
 		return fmt.Errorf("a range needs both min and max")
+	case ranged && (math.IsNaN(*p.Min) || math.IsInf(*p.Min, 0) || math.IsNaN(*p.Max) || math.IsInf(*p.Max, 0)):
+		return fmt.Errorf("min and max must be finite")
 	case ranged && *p.Max < *p.Min:
 		return fmt.Errorf("max %g < min %g", *p.Max, *p.Min)
 	case p.Scale != "" && p.Scale != "linear" && p.Scale != "log":
@@ -44,6 +49,8 @@ func (p Parameter) check(kind string) error {
 		return fmt.Errorf("a log scale needs min > 0")
 	case ranged && kind == "grid" && p.Steps < 1:
 		return fmt.Errorf("a grid over a range needs steps >= 1")
+	case p.Steps > MaxPoints:
+		return fmt.Errorf("steps %d: at most %d", p.Steps, MaxPoints)
 	case kind != "grid" && p.Steps != 0:
 		return fmt.Errorf("steps is for grids; %s draws samples", kind)
 	}

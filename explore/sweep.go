@@ -188,6 +188,20 @@ func (s *Sweep) check() error {
 			return fmt.Errorf("metrics: %s has no metric %q (it has %s)", s.Evaluator, m, metricNames(ev))
 		}
 	}
+	n := 1
+	for _, p := range s.Parameters {
+		k := len(p.Values)
+		if k == 0 {
+			k = p.Steps
+		}
+		n = min(n*max(k, 1), MaxPoints+1)
+	}
+	if s.Design.Kind != "grid" {
+		n = s.Design.Samples
+	}
+	if n > MaxPoints {
+		return fmt.Errorf("design: more than %d points", MaxPoints)
+	}
 	if err := s.checkReports(); err != nil {
 		return err
 	}
