@@ -1,13 +1,17 @@
 package main
 
 import (
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"syscall"
 	"time"
 
+	"github.com/fabricmodel/fabricmodel/fabric"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
-	"github.com/fabricmodel/fabricmodel/rtlmodel/mesh"
 	"github.com/olekukonko/tablewriter"
 	"github.com/urfave/cli/v2"
 )
@@ -15,147 +19,160 @@ import (
 func init() { commands = append(commands, runCommand()) }
 
 func runCommand() *cli.Command {
-	def := mesh.DefaultConfig()
 	return &cli.Command{
-		Name:  "run",
-		Usage: "run the kernel's demonstration model: a credit-flow-controlled mesh with bursty traffic",
-		Description: "Builds a WxH mesh of 5-port routers (1.25 GHz) with one traffic endpoint per router (1.6 GHz),\n" +
-			"runs every endpoint's bursts to completion and prints flit counts, latency and router load,\n" +
-			"then the run's speed. The same seed gives byte-identical traces and stats.",
+		Name:      "run",
+		Usage:     "simulate a fabric scenario (the embedded default when no file is given)",
+		ArgsUsage: "[scenario.yaml]",
+		Description: "Builds the scenario's topology of NICs and switches, runs its workload to completion\n" +
+			"and prints flow completion times, job completion times, goodput, link utilisation, queue\n" +
+			"depth, PFC, ECN, trims, drops and retransmits, then the run's speed. The same scenario and\n" +
+			"seed give byte-identical --json output.",
 		Flags: []cli.Flag{
-			&cli.Uint64Flag{Name: "seed", Value: def.Engine.Seed, Usage: "seed of every component's RNG stream"},
-			&cli.IntFlag{Name: "width", Value: def.Width, Usage: "mesh columns"},
-			&cli.IntFlag{Name: "height", Value: def.Height, Usage: "mesh rows"},
-			&cli.IntFlag{Name: "bursts", Value: def.Traffic.Bursts, Usage: "bursts per endpoint"},
-			&cli.IntFlag{Name: "burst-mean", Value: def.Traffic.BurstMean, Usage: "mean flits per burst"},
-			&cli.IntFlag{Name: "gap-mean", Value: def.Traffic.GapMean, Usage: "mean idle gap between bursts, in endpoint cycles"},
-			&cli.IntFlag{Name: "buffer", Value: def.BufferDepth, Usage: "input buffer depth in flits (link credits)"},
-			&cli.BoolFlag{Name: "always-tick", Usage: "evaluate every component every cycle (proof mode; same results, slower)"},
-			&cli.BoolFlag{Name: "shuffle", Usage: "shuffle the Eval order at every edge (proof mode; same results)"},
-			&cli.StringFlag{Name: "trace", Usage: "write every link transfer as JSON Lines to `FILE`"},
-			&cli.StringFlag{Name: "vcd", Usage: "write every link's transfer count as a VCD to `FILE`"},
-			&cli.StringFlag{Name: "stats-json", Usage: "write all counters and histograms as JSON to `FILE`"},
-			&cli.StringFlag{Name: "stats-csv", Usage: "write all counters and histograms as CSV to `FILE`"},
+			&cli.StringFlag{Name: "json", Usage: "write the results as JSON to `FILE`"},
+			&cli.StringFlag{Name: "csv", Usage: "write per-flow results as CSV to `FILE`"},
+			&cli.StringFlag{Name: "plots", Usage: "write PNG plots (FCT CDF, hottest queues, link utilisation) to `DIR`"},
+			&cli.Uint64Flag{Name: "seed", Usage: "override the scenario's seed"},
+			&cli.Float64Flag{Name: "step-us", Value: 10, Usage: "simulated microseconds between progress updates and queue samples"},
 		},
-		Action: runMesh,
+		Action: runScenario,
 	}
 }
 
-func runMesh(c *cli.Context) error {
-	cfg := mesh.DefaultConfig()
-	cfg.Engine.Seed = c.Uint64("seed")
-	cfg.Width, cfg.Height = c.Int("width"), c.Int("height")
-	cfg.Traffic.Bursts = c.Int("bursts")
-	cfg.Traffic.BurstMean, cfg.Traffic.GapMean = c.Int("burst-mean"), c.Int("gap-mean")
-	cfg.BufferDepth = c.Int("buffer")
-	cfg.Engine.AlwaysTick = c.Bool("always-tick")
-	cfg.Engine.ShuffleEval = c.Bool("shuffle")
-	m, err := mesh.Build(cfg)
+func runScenario(c *cli.Context) error {
+	var sc *fabric.Scenario
+	var err error
+	if path := c.Args().First(); path != "" {
+		sc, err = fabric.LoadScenario(path)
+	} else {
+		sc, err = fabric.DefaultScenario()
+	}
 	if err != nil {
 		return err
 	}
-	var closers []func() error
-	if path := c.String("trace"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		sink := rtlmodel.NewTraceSink(f)
-		sink.Attach(m.Engine)
-		closers = append(closers, sink.Flush, f.Close)
+	if c.IsSet("seed") {
+		sc.Seed = c.Uint64("seed")
 	}
-	if path := c.String("vcd"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		probe, err := mesh.AttachVCD(m, f)
-		if err != nil {
-			return err
-		}
-		closers = append(closers, probe.Close, f.Close)
+	build := time.Now()
+	r, err := fabric.NewRun(sc)
+	if err != nil {
+		return err
 	}
-
-	bar := newProgress("simulating", 1000)
+	buildWall := time.Since(build)
+	step := rtlmodel.Time(c.Float64("step-us") * 1e6)
+	if step == 0 {
+		return fmt.Errorf("--step-us must be positive")
+	}
+	limit := rtlmodel.Forever
+	if sc.MaxTimeUS > 0 {
+		limit = rtlmodel.Time(sc.MaxTimeUS) * rtlmodel.Microsecond
+	}
+	bar := newProgress("flows", len(r.Flows))
 	start := time.Now()
-	step := 20 * rtlmodel.Microsecond
-	var runErr error
 	for until := step; ; until += step {
-		runErr = m.Engine.Run(until)
-		bar.set(int(1000 * m.Progress()))
-		if runErr != nil || m.Engine.Now() < until {
+		done, err := r.Step(min(until, limit))
+		bar.set(r.Done())
+		if err != nil {
+			bar.done()
+			return err
+		}
+		if done || until >= limit {
 			break
 		}
 	}
 	wall := time.Since(start)
 	bar.done()
-	m.Engine.Finish()
-	for _, cl := range closers {
-		if err := cl(); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
-	if runErr != nil {
-		return runErr
-	}
-	if err := writeStats(m.Engine.Stats(), c.String("stats-json"), c.String("stats-csv")); err != nil {
+	res := r.Results()
+	printResults(c.App.Writer, res)
+	if err := writeOutputs(c, res); err != nil {
 		return err
 	}
-	printMeshReport(c.App.Writer, m.Report())
-	printSpeed(c.App.Writer, m.Engine, wall)
+	printRunSpeed(c.App.Writer, r, res, wall, buildWall)
 	return nil
 }
 
-func writeStats(reg *rtlmodel.Registry, jsonPath, csvPath string) error {
-	write := func(path string, fn func(io.Writer) error) error {
-		if path == "" {
-			return nil
-		}
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		if err := fn(f); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}
-	if err := write(jsonPath, reg.WriteJSON); err != nil {
-		return err
-	}
-	return write(csvPath, reg.WriteCSV)
-}
-
-func printMeshReport(w io.Writer, r mesh.Report) {
+func printResults(w io.Writer, res *fabric.Results) {
 	t := tablewriter.NewWriter(w)
-	t.Header("quantity", "value")
-	ns := func(ps uint64) string { return fmt.Sprintf("%.1f ns", float64(ps)/1e3) }
+	t.Header("metric", "value")
+	ns := func(v float64) string { return fmt.Sprintf("%.2f us", v/1e3) }
 	rows := [][]string{
-		{"routers / endpoints", fmt.Sprintf("%d / %d", r.Routers, r.Endpoints)},
-		{"simulated time", r.SimTime.String()},
-		{"router cycles", fmt.Sprint(r.RouterCycles)},
-		{"flits sent / delivered", fmt.Sprintf("%d / %d", r.Sent, r.Received)},
-		{"latency p50", ns(r.Latency.Percentile(0.5))},
-		{"latency p99", ns(r.Latency.Percentile(0.99))},
-		{"latency max", ns(r.Latency.Max())},
-		{"router load mean / max", fmt.Sprintf("%.4f / %.4f flits/cycle", r.MeanRouterLoad, r.MaxRouterLoad)},
+		{"scenario / seed", fmt.Sprintf("%s / %d", res.Scenario, res.Seed)},
+		{"endpoints / flows completed", fmt.Sprintf("%d / %d of %d", res.Endpoints, res.Completed, res.Flows)},
+		{"simulated time", ns(res.SimTimeNS)},
+		{"FCT p50 / p99 / max", fmt.Sprintf("%s / %s / %s", ns(res.FCTP50NS), ns(res.FCTP99NS), ns(res.FCTMaxNS))},
+		{"goodput (all flows)", fmt.Sprintf("%.1f Gb/s", res.GoodputGbps)},
+		{"link utilisation mean / max", fmt.Sprintf("%.3f / %.3f", res.LinkUtilMean, res.LinkUtilMax)},
+		{"max switch buffer", fmt.Sprintf("%.3f MB", float64(res.MaxQueueBytes)/1e6)},
+		{"PFC frames / ECN marks / trims", fmt.Sprintf("%d / %d / %d", res.PFCFrames, res.ECNMarks, res.Trims)},
+		{"drops / retransmits", fmt.Sprintf("%d / %d", res.Drops, res.Retransmits)},
 	}
-	for _, row := range rows {
-		_ = t.Append(row)
+	if len(res.JobTimesNS) > 1 || (len(res.JobTimesNS) == 1 && res.Flows > 1) {
+		jct := ""
+		for i, j := range res.JobTimesNS {
+			if i > 0 {
+				jct += ", "
+			}
+			jct += ns(j)
+		}
+		rows = append(rows, []string{"job completion time", jct})
+	}
+	for _, r := range rows {
+		_ = t.Append(r)
 	}
 	_ = t.Render()
 }
 
-func printSpeed(w io.Writer, e *rtlmodel.Engine, wall time.Duration) {
-	sec := wall.Seconds()
-	var edges, compCycles uint64
-	for _, d := range e.Domains() {
-		edges += d.Edges()
-		compCycles += d.Cycles() * uint64(d.Components())
+func writeOutputs(c *cli.Context, res *fabric.Results) error {
+	if path := c.String("json"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(f)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(res); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintf(w, "speed: %.3f s wall for %v simulated: %.3g component-cycles/s, %.3g link transfers/s, %.3g edges/s;\n",
-		sec, e.Now(), float64(compCycles)/sec, float64(e.Progress())/sec, float64(edges)/sec)
-	fmt.Fprintf(w, "       %d Evals for %d component-cycles (%.2f%%: idle skipping left out the rest)\n",
-		e.Evals(), compCycles, 100*float64(e.Evals())/float64(max(compCycles, 1)))
+	if path := c.String("csv"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		cw := csv.NewWriter(f)
+		_ = cw.Write([]string{"id", "src", "dst", "bytes", "job", "start_ns", "fct_ns"})
+		for _, fl := range res.PerFlow {
+			_ = cw.Write([]string{strconv.Itoa(fl.ID), strconv.Itoa(fl.Src), strconv.Itoa(fl.Dst),
+				strconv.FormatUint(fl.Bytes, 10), strconv.Itoa(fl.Job),
+				strconv.FormatFloat(fl.StartNS, 'f', 3, 64), strconv.FormatFloat(fl.FCTNS, 'f', 3, 64)})
+		}
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	if dir := c.String("plots"); dir != "" {
+		return writePlots(dir, res)
+	}
+	return nil
+}
+
+// printRunSpeed reports the run's speed and memory from the process itself.
+func printRunSpeed(w io.Writer, r *fabric.Run, res *fabric.Results, wall, build time.Duration) {
+	e := r.Cluster.Engine
+	var ru syscall.Rusage
+	peak := "unknown"
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		peak = fmt.Sprintf("%.1f MiB", float64(ru.Maxrss)/1024)
+	}
+	sec := wall.Seconds()
+	fmt.Fprintf(w, "speed: %.2f s wall (build %.2f s) for %.1f us simulated: %.0f delivered data packets/s, %.3g evals/s; peak RSS %s\n",
+		sec, build.Seconds(), res.SimTimeNS/1e3, float64(res.DataPackets)/sec, float64(e.Evals())/sec, peak)
 }

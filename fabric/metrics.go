@@ -1,0 +1,212 @@
+package fabric
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/switchasic"
+)
+
+// queueSample is the buffered bytes of every switch egress port at a time.
+type queueSample struct {
+	at    rtlmodel.Time
+	bytes []uint64 // switch-major, port-minor, over Cluster.Switches()
+}
+
+// sample records the egress queues (between Steps, never inside an Eval).
+func (r *Run) sample() {
+	var b []uint64
+	for _, sw := range r.Cluster.Switches() {
+		for p := range sw.Ports() {
+			b = append(b, sw.TM().PortBytes(p))
+		}
+	}
+	r.samples = append(r.samples, queueSample{at: r.Cluster.Engine.Now(), bytes: b})
+}
+
+// FlowResult is one flow's outcome.
+type FlowResult struct {
+	ID      int     `json:"id"`
+	Src     int     `json:"src"`
+	Dst     int     `json:"dst"`
+	Bytes   uint64  `json:"bytes"`
+	Job     int     `json:"job"`
+	StartNS float64 `json:"start_ns"`
+	FCTNS   float64 `json:"fct_ns"`
+}
+
+// QueueSeries is one egress queue's depth over time.
+type QueueSeries struct {
+	Name  string    `json:"name"`
+	AtUS  []float64 `json:"at_us"`
+	Bytes []uint64  `json:"bytes"`
+}
+
+// Results are a run's metrics, all computed from the model's state; they
+// hold no wall-clock figure, so the same scenario and seed give the same
+// results byte for byte.
+type Results struct {
+	Scenario        string        `json:"scenario"`
+	Seed            uint64        `json:"seed"`
+	Endpoints       int           `json:"endpoints"`
+	Flows           int           `json:"flows"`
+	Completed       int           `json:"completed"`
+	SimTimeNS       float64       `json:"sim_time_ns"`
+	FCTP50NS        float64       `json:"fct_p50_ns"`
+	FCTP99NS        float64       `json:"fct_p99_ns"`
+	FCTMaxNS        float64       `json:"fct_max_ns"`
+	JobTimesNS      []float64     `json:"job_completion_ns"`
+	GoodputGbps     float64       `json:"goodput_gbps"`
+	LinkUtilMean    float64       `json:"link_util_mean"`
+	LinkUtilMax     float64       `json:"link_util_max"`
+	MaxQueueBytes   uint64        `json:"max_queue_bytes"`
+	PFCFrames       uint64        `json:"pfc_frames"`
+	ECNMarks        uint64        `json:"ecn_marks"`
+	Trims           uint64        `json:"trims"`
+	Drops           uint64        `json:"drops"`
+	Retransmits     uint64        `json:"retransmits"`
+	DataPackets     uint64        `json:"data_packets_delivered"`
+	PerFlow         []FlowResult  `json:"per_flow"`
+	HottestQueues   []QueueSeries `json:"hottest_queues"`
+	LinkUtilization []float64     `json:"link_utilization"`
+}
+
+// Results computes the metrics of the run so far.
+func (r *Run) Results() *Results {
+	e := r.Cluster.Engine
+	res := &Results{Scenario: r.Scenario.Name, Seed: r.Scenario.Seed, Endpoints: len(r.Cluster.NICs),
+		Flows: len(r.Flows), Completed: r.sched.doneN, SimTimeNS: e.Now().Nanoseconds()}
+	fct := rtlmodel.NewRegistry().Histogram("fct", "ps", "")
+	first, last := rtlmodel.Forever, rtlmodel.Time(0)
+	jobs := map[int][2]rtlmodel.Time{}
+	var bytes uint64
+	for i, f := range r.Flows {
+		st := r.sched.st[i]
+		if st.done == 0 {
+			continue
+		}
+		d := st.done - st.posted
+		fct.Record(uint64(d))
+		first, last = min(first, st.posted), max(last, st.done)
+		bytes += f.Bytes
+		j, ok := jobs[f.Job]
+		if !ok {
+			j = [2]rtlmodel.Time{st.posted, st.done}
+		}
+		jobs[f.Job] = [2]rtlmodel.Time{min(j[0], st.posted), max(j[1], st.done)}
+		res.PerFlow = append(res.PerFlow, FlowResult{ID: f.ID, Src: f.Src, Dst: f.Dst, Bytes: f.Bytes, Job: f.Job,
+			StartNS: st.posted.Nanoseconds(), FCTNS: d.Nanoseconds()})
+	}
+	if fct.Count() > 0 {
+		res.FCTP50NS = float64(fct.Percentile(0.5)) / 1e3
+		res.FCTP99NS = float64(fct.Percentile(0.99)) / 1e3
+		res.FCTMaxNS = float64(fct.Max()) / 1e3
+		res.GoodputGbps = float64(bytes) * 8 / float64(last-first) * 1e3
+	}
+	ids := make([]int, 0, len(jobs))
+	for id := range jobs {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	for _, id := range ids {
+		res.JobTimesNS = append(res.JobTimesNS, (jobs[id][1] - jobs[id][0]).Nanoseconds())
+	}
+	r.linkStats(res)
+	res.PFCFrames = sumCounters(e, "/mmu/pfc_sent")
+	res.ECNMarks = sumCounters(e, "/mmu/ecn_marked")
+	res.Trims = sumCounters(e, "/mmu/trimmed")
+	res.Drops = sumCounters(e, "/mmu/dropped") + sumCounters(e, "/drop_bad_fcs") + sumCounters(e, "/drop_malformed")
+	res.Retransmits = sumCounters(e, "/retransmits")
+	res.DataPackets = sumCounters(e, "/rx_data")
+	r.hottest(res, 4)
+	return res
+}
+
+// sumCounters adds every counter whose name ends in suffix.
+func sumCounters(e *rtlmodel.Engine, suffix string) uint64 {
+	var n uint64
+	for _, m := range e.Stats().All() {
+		if c, ok := m.(*rtlmodel.Counter); ok && strings.HasSuffix(c.Name(), suffix) {
+			n += c.Value()
+		}
+	}
+	return n
+}
+
+// linkStats computes each switch egress link's utilisation over the run:
+// bytes on the wire (frames plus preamble and gap) against its rate.
+func (r *Run) linkStats(res *Results) {
+	e := r.Cluster.Engine
+	span := float64(e.Now()) / 1e12
+	if span == 0 {
+		return
+	}
+	var sum float64
+	n := 0
+	for _, sw := range r.Cluster.Switches() {
+		for p, port := range sw.Ports() {
+			name := fmt.Sprintf("%s/port%d/tx/", swName(sw), p)
+			fr, ok1 := e.Stats().Lookup(name + "frames")
+			by, ok2 := e.Stats().Lookup(name + "bytes")
+			if !ok1 || !ok2 {
+				continue
+			}
+			frames := fr.(*rtlmodel.Counter).Value()
+			if frames == 0 {
+				continue
+			}
+			wire := float64(by.(*rtlmodel.Counter).Value()+20*frames) * 8
+			u := wire / span / port.MACRate().BitsPerSecond().Float64()
+			res.LinkUtilization = append(res.LinkUtilization, u)
+			sum += u
+			n++
+			res.LinkUtilMax = max(res.LinkUtilMax, u)
+		}
+		res.MaxQueueBytes = max(res.MaxQueueBytes, sw.TM().Buffer().MaxUsedCells()*uint64(sw.Config().TM.CellBytes))
+	}
+	if n > 0 {
+		res.LinkUtilMean = sum / float64(n)
+	}
+}
+
+// swName is a switch's path (the prefix of its counters).
+func swName(sw *switchasic.Switch) string { return strings.TrimSuffix(sw.Domain().Name(), "/core") }
+
+// hottest keeps the n egress queues with the deepest samples.
+func (r *Run) hottest(res *Results, n int) {
+	if len(r.samples) == 0 {
+		return
+	}
+	type q struct {
+		idx  int
+		peak uint64
+	}
+	width := len(r.samples[0].bytes)
+	peaks := make([]q, width)
+	for i := range peaks {
+		peaks[i].idx = i
+		for _, s := range r.samples {
+			peaks[i].peak = max(peaks[i].peak, s.bytes[i])
+		}
+	}
+	sort.SliceStable(peaks, func(a, b int) bool { return peaks[a].peak > peaks[b].peak })
+	var names []string
+	for _, sw := range r.Cluster.Switches() {
+		for p := range sw.Ports() {
+			names = append(names, fmt.Sprintf("%s/port%d", swName(sw), p))
+		}
+	}
+	for _, pk := range peaks[:min(n, len(peaks))] {
+		if pk.peak == 0 {
+			break
+		}
+		qs := QueueSeries{Name: names[pk.idx]}
+		for _, s := range r.samples {
+			qs.AtUS = append(qs.AtUS, s.at.Nanoseconds()/1e3)
+			qs.Bytes = append(qs.Bytes, s.bytes[pk.idx])
+		}
+		res.HottestQueues = append(res.HottestQueues, qs)
+	}
+}

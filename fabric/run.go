@@ -1,0 +1,206 @@
+package fabric
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fabricmodel/fabricmodel/nic400g"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/switchasic"
+)
+
+// Run is one simulation of a scenario: the built cluster, its flows and
+// the component that posts them.
+type Run struct {
+	Scenario *Scenario
+	Cluster  *Cluster
+	Flows    []Flow
+	sched    *flowScheduler
+	samples  []queueSample
+}
+
+// NewRun builds the scenario's fabric and workload.
+func NewRun(s *Scenario) (*Run, error) {
+	swCfg, err := s.switchConfig()
+	if err != nil {
+		return nil, err
+	}
+	nicCfg := func(i int) nic400g.Config { return s.nicConfig(i) }
+	opts := rtlmodel.Options{Seed: s.Seed, WatchdogCycles: 50_000_000}
+	topo := s.Topology.TopologyConfig
+	topo.Switch = swCfg
+	c, err := Build(topo, nicCfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	flows, err := s.flows(topo)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{Scenario: s, Cluster: c, Flows: flows}
+	if err := r.wire(); err != nil {
+		return nil, err
+	}
+	if err := s.degrade(c); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// switchConfig is the default switch with the scenario's changes.
+func (s *Scenario) switchConfig() (switchasic.Config, error) {
+	c := switchasic.DefaultConfig()
+	c.Seed = s.Seed
+	w := s.Switch
+	if w.BufferBytes > 0 {
+		c.TM.BufferBytes = w.BufferBytes
+	}
+	if w.LB != "" {
+		m := map[string]switchasic.LBMode{"perflow": switchasic.PerFlow, "spray": switchasic.PerPacketEntropy,
+			"roundrobin": switchasic.RoundRobin, "random": switchasic.Random, "dlb": switchasic.DLB}
+		lb, ok := m[w.LB]
+		if !ok {
+			return c, fmt.Errorf("switch.lb %q: one of perflow, spray, roundrobin, random, dlb", w.LB)
+		}
+		c.LB = lb
+	}
+	for _, cl := range w.PFCClasses {
+		if cl < 0 || cl > 7 {
+			return c, fmt.Errorf("switch.pfc_classes: class %d outside 0..7", cl)
+		}
+		c.TM.PFC.Enabled[cl] = true
+	}
+	if e := w.ECN; e != nil {
+		for i := range c.TM.WRED {
+			if e.Off {
+				c.TM.WRED[i].Enabled = false
+				continue
+			}
+			c.TM.WRED[i] = switchasic.WREDConfig{Enabled: true, KminBytes: e.KminBytes, KmaxBytes: e.KmaxBytes,
+				PmaxQ: uint16(min(e.Pmax, 1) * 65535)}
+		}
+	}
+	c.TM.Trim.Enabled = w.Trimming
+	if w.CutThroughBytes != nil {
+		c.CutThroughBytes = *w.CutThroughBytes
+	}
+	return c, nil
+}
+
+// nicConfig is endpoint i's NIC with the scenario's changes.
+func (s *Scenario) nicConfig(i int) nic400g.Config {
+	c := nic400g.DefaultConfig(uint32(i))
+	c.Seed = s.Seed*1_000_003 + uint64(i)
+	n := s.NIC
+	if n.CC != "" {
+		c.CC = n.CC
+	}
+	if n.Paths != "" {
+		c.Paths = n.Paths
+	}
+	if n.MTU > 0 {
+		c.MTU = n.MTU
+	}
+	switch n.Stack {
+	case "roce-ipv6":
+		c.Stack = nic400g.RoCEv2IPv6
+	case "ib":
+		c.Stack = nic400g.LeanNative
+	case "uet":
+		c.Stack = nic400g.UET
+	}
+	if n.Recovery == "gbn" {
+		c.Recovery = nic400g.GoBackN
+	}
+	if n.ReorderPackets > 0 {
+		c.ReorderPackets = n.ReorderPackets
+	}
+	if n.ReorderTol > 0 {
+		c.ReorderTolerance = n.ReorderTol
+	}
+	return c
+}
+
+// wire adds the flow scheduler and its links to every NIC.
+func (r *Run) wire() error {
+	e := r.Cluster.Engine
+	dom, err := e.AddDomain("hosts", 1000, 0)
+	if err != nil {
+		return err
+	}
+	n := len(r.Cluster.NICs)
+	s := &flowScheduler{flows: r.Flows, st: make([]flowState, len(r.Flows)), after: make([][]int, len(r.Flows)),
+		nics: r.Cluster.NICs, inflight: map[[2]uint32][]int{}}
+	if s.h, err = e.Add(dom, "hosts/scheduler", s); err != nil {
+		return err
+	}
+	for i, nc := range r.Cluster.NICs {
+		out, err := rtlmodel.NewLink[nic400g.WorkRequest](fmt.Sprintf("hosts>nic%d", i), s.h, nc.Handle(),
+			rtlmodel.LinkConfig{Latency: 1, Width: 64})
+		if err != nil {
+			return err
+		}
+		in, err := rtlmodel.NewLink[nic400g.Completion](fmt.Sprintf("nic%d>hosts", i), nc.Handle(), s.h,
+			rtlmodel.LinkConfig{Latency: 1, Width: 64})
+		if err != nil {
+			return err
+		}
+		nc.ConnectDoorbells(out)
+		nc.ConnectCompletions(in)
+		s.out, s.in = append(s.out, out), append(s.in, in)
+	}
+	for i, f := range r.Flows {
+		if f.Src < 0 || f.Src >= n || f.Dst < 0 || f.Dst >= n || f.Src == f.Dst {
+			return fmt.Errorf("flow %d: %d -> %d on %d endpoints", f.ID, f.Src, f.Dst, n)
+		}
+		s.st[i].ready = f.Start
+		s.st[i].pending = len(f.After)
+		for _, a := range f.After {
+			if a < 0 || a >= len(r.Flows) {
+				return fmt.Errorf("flow %d waits for unknown flow %d", f.ID, a)
+			}
+			s.after[a] = append(s.after[a], i)
+		}
+		if s.st[i].pending == 0 {
+			s.queue = append(s.queue, i)
+		}
+	}
+	r.sched = s
+	return nil
+}
+
+// degrade applies topology.degraded_uplink ("switch/port/lanes").
+func (s *Scenario) degrade(c *Cluster) error {
+	d := s.Topology.DegradedUplink
+	if d == "" {
+		return nil
+	}
+	parts := strings.Split(d, "/")
+	if len(parts) != 3 {
+		return fmt.Errorf("topology.degraded_uplink %q: want switch/port/lanes", d)
+	}
+	var v [3]int
+	for i, p := range parts {
+		x, err := strconv.Atoi(p)
+		if err != nil {
+			return fmt.Errorf("topology.degraded_uplink %q: %v", d, err)
+		}
+		v[i] = x
+	}
+	sws := c.Switches()
+	if v[0] < 0 || v[0] >= len(sws) || v[1] < 0 || v[1] >= len(sws[v[0]].Ports()) {
+		return fmt.Errorf("topology.degraded_uplink %q: no such switch port", d)
+	}
+	return sws[v[0]].TxPhy(v[1]).Wire().DegradeAt(0, v[2])
+}
+
+// Step runs to until; it reports whether every flow has completed.
+func (r *Run) Step(until rtlmodel.Time) (bool, error) {
+	err := r.Cluster.Engine.Run(until)
+	r.sample()
+	return r.sched.doneN == len(r.Flows), err
+}
+
+// Done returns how many flows have completed.
+func (r *Run) Done() int { return r.sched.doneN }

@@ -1,0 +1,74 @@
+package fabric
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// flows generates the scenario's workload. A rails fabric runs it in each
+// plane separately (planes do not reach each other), as one job per plane.
+func (s *Scenario) flows(topo TopologyConfig) ([]Flow, error) {
+	w := s.Workload
+	start := rtlmodel.Time(w.StartUS) * rtlmodel.Microsecond
+	if w.Kind == "csv" {
+		f, err := os.Open(w.File)
+		if err != nil {
+			return nil, fmt.Errorf("workload.file: %w", err)
+		}
+		defer f.Close()
+		flows, err := ReadTraceCSV(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", w.File, err)
+		}
+		return flows, ValidateFlows(flows, topo.Endpoints())
+	}
+	var jobs [][]Flow
+	for plane, hosts := range topo.Planes() {
+		f, err := s.planeFlows(hosts, start, uint64(plane))
+		if err != nil {
+			return nil, fmt.Errorf("workload: %w", err)
+		}
+		jobs = append(jobs, f)
+	}
+	flows := Combine(jobs...)
+	return flows, ValidateFlows(flows, topo.Endpoints())
+}
+
+// planeFlows is the workload over one set of mutually reachable hosts.
+func (s *Scenario) planeFlows(hosts []int, start rtlmodel.Time, plane uint64) ([]Flow, error) {
+	w := s.Workload
+	ranks := hosts
+	if w.Ranks > 0 {
+		if w.Ranks > len(hosts) {
+			return nil, fmt.Errorf("ranks %d: only %d endpoints", w.Ranks, len(hosts))
+		}
+		ranks = hosts[:w.Ranks]
+	}
+	switch w.Kind {
+	case "incast":
+		if w.Senders < 1 || w.Senders >= len(hosts) || w.Receiver < 0 || w.Receiver >= len(hosts) {
+			return nil, fmt.Errorf("incast of %d senders into endpoint %d on %d endpoints", w.Senders, w.Receiver, len(hosts))
+		}
+		var senders []int
+		for _, h := range hosts {
+			if h != hosts[w.Receiver] && len(senders) < w.Senders {
+				senders = append(senders, h)
+			}
+		}
+		return Incast(senders, hosts[w.Receiver], w.Bytes, start)
+	case "permutation":
+		return Permutation(ranks, w.Bytes, start, s.Seed+plane)
+	case "alltoall":
+		return AllToAll(ranks, w.Bytes, start)
+	case "ring_allreduce":
+		return RingAllReduce(ranks, w.Bytes, start)
+	case "hd_allreduce":
+		return HalvingDoublingAllReduce(ranks, w.Bytes, start)
+	case "background":
+		return Background(BackgroundConfig{Hosts: ranks, SizeCDF: w.SizeCDF, Load: w.Load, LinkBitsPerSecond: 400e9,
+			Start: start, Duration: rtlmodel.Time(w.DurationUS) * rtlmodel.Microsecond, Seed: s.Seed + plane})
+	}
+	return nil, fmt.Errorf("kind %q", w.Kind)
+}
