@@ -93,6 +93,9 @@ func (s *EQDSSender) stopSpeculating() {
 	}
 }
 
+// Speculative returns the speculative allowance left.
+func (s *EQDSSender) Speculative() uint64 { return s.spec }
+
 // Credit returns the bytes the sender may send now before the window
 // cap: speculative allowance left plus granted credit held.
 func (s *EQDSSender) Credit() uint64 { return s.spec + s.credit }
@@ -144,6 +147,19 @@ func (s *EQDSSender) OnSend(now rtlmodel.Time, bytes uint32) {
 	s.rtx -= r
 	s.counts.Retransmitted += r
 	s.counts.Sent += b
+	s.inFlight += b
+	if s.rtoAt == rtlmodel.Forever {
+		s.rtoAt = now + s.RTO()
+	}
+}
+
+// OnSendUnpaid records bytes leaving at now that spend no credit: the
+// retransmission of a packet lost outright, which the receiver cannot
+// pull for since it never saw it. They count as sent and in flight.
+func (s *EQDSSender) OnSendUnpaid(now rtlmodel.Time, bytes uint32) {
+	b := uint64(bytes)
+	s.counts.Sent += b
+	s.counts.Retransmitted += b
 	s.inFlight += b
 	if s.rtoAt == rtlmodel.Forever {
 		s.rtoAt = now + s.RTO()

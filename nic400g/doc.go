@@ -22,6 +22,52 @@
 // point. QP contexts come through the QPCache with a bounded number of
 // reads in flight.
 //
+// Operations (WorkRequest.Op; FACTS 1.2 opcodes). An RDMA WRITE (the
+// default) is RDMA_WRITE_FIRST/MIDDLE/LAST/ONLY with the address (RETH)
+// in its FIRST or ONLY packet. A SEND is SEND_FIRST/MIDDLE/LAST/ONLY with
+// no RETH: its packets carry no address, so out of order they go through
+// the reorder buffer, and the responder completes it like a write, with a
+// receive CQE. An RDMA READ (nic_read*.go) is one RDMA_READ_REQUEST whose
+// RETH names the length and which reserves one PSN per response packet;
+// the responder answers with READ_RESPONSE_FIRST/MIDDLE/LAST/ONLY (AETH
+// on FIRST, LAST and ONLY), reading the payload from host memory and
+// pacing and window-gating the responses with its QP's congestion control
+// as it does data it writes. The requester takes responses in PSN order;
+// a gap, a trimmed response or an RTO without progress issues the read
+// again from the first missing PSN, which the responder serves as a
+// duplicate request; the read completes when its last byte is placed
+// (data write, then CQE), and completions stay in posting order. The
+// requester returns coalesced feedback on responses (echoed send time,
+// ECN and INT), a model extension that closes the loop of window and
+// delay based algorithms at the responder.
+//
+// ICRC (nic_icrc.go; FACTS 1.3). RoCEv2 and native IB packets end with
+// the ICRC: the sender computes it over the real header bytes and a
+// payload of zeros of the packet's length, fed through the CRC from a
+// small static zero array (payload bytes are elided from descriptors and
+// modelled as zeros, so nothing is allocated), and carries it in
+// packet.DescMeta.ICRC, since the trailer follows the elided payload. The
+// receiver recomputes it from the headers it got; a mismatch (a header
+// byte changed on the way, outside the fields the ICRC masks) drops the
+// packet and counts it (rx_icrc_drops). Trimmed packets lost their
+// trailer and are not checked. UET carries no ICRC.
+//
+// EQDS in the datapath (nic_eqds.go; FACTS 2.5). With Config.CC "eqds"
+// each QP's sender is an EQDSSender: it sends its speculative first
+// window (one BDP at Config.EQDSBaseRTT) unsolicited, then only against
+// credit. The first packet of a message asks for the bytes the
+// speculative allowance will not cover, and a later packet asks again
+// for allowance given up when speculation ended; the request travels in
+// packet.DescMeta.Credit (a model extension, as the SACK bitmap is) and
+// rides again on a retransmission of a packet lost outright. The
+// receiver's RecvCreditPacer grants the requests round robin in PULL
+// frames (ACK-form control frames carrying the credit) paced at 99 % of
+// its link rate, counting the header overhead of the NIC's stack, and
+// charges unsolicited payload to the pace. A trimmed packet is NACKed at
+// once, the receiver pulls for its payload, and the sender resends it
+// against that credit; packets lost outright (SACK holes, timeouts) are
+// resent without credit, since the receiver never saw them.
+//
 // The other pieces are plain state machines the component calls from its
 // Eval with the current rtlmodel.Time; none of their per-event paths
 // allocates.

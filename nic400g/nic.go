@@ -58,6 +58,7 @@ type NIC struct {
 	rxq    []rxItem // frames in the receive pipeline
 	rxHead int
 	np     *NotificationPoint
+	ackEv  AckEvent         // the event handed to congestion control, reused
 	pacer  *RecvCreditPacer // EQDS receiver's pull pacer (CC "eqds"), else nil
 	eqp    EQDSParams
 	free   []*qpState // released active states, reused
@@ -263,13 +264,14 @@ func (n *NIC) qp(id uint32) *qpState {
 			q = n.free[k-1]
 			n.free = n.free[:k-1]
 			*q = qpState{unacked: q.unacked[:0], msgs: q.msgs[:0], dataReady: q.dataReady[:0],
-				recvMsgs: q.recvMsgs[:0], rw: q.rw}
+				recvMsgs: q.recvMsgs[:0], rw: q.rw, reads: q.reads[:0], rsps: q.rsps[:0]}
 		} else {
 			q = &qpState{}
 		}
 		q.id = id
 		ctx := n.store.Context(id)
 		q.nextPSN = uint32(ctx.SendPSN)
+		q.cumAck = ctx.SendPSN
 		if q.rw != nil {
 			q.rw.Reset(ctx.RecvPSN)
 		}

@@ -12,7 +12,13 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		n.st.staleAcks.Inc()
 		return
 	}
+	if d.Meta.Flags&flagTrimNAK != 0 {
+		// a trim NACK names one packet; it acknowledges nothing
+		n.rxTrimNAK(q, d, now)
+		return
+	}
 	cum := PSN(d.Meta.PSN)
+	q.cumAck = cum
 	var acked uint64
 	k := 0
 	for k < len(q.unacked) && PSNCompare(PSN(q.unacked[k].psn), cum) < 0 {
@@ -33,36 +39,21 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		acked += n.applySACK(q, cum, d.Meta.SACK)
 	}
 	q.inflight -= min(q.inflight, acked)
-	switch {
-	case flags&flagNAK != 0:
+	if flags&flagNAK != 0 {
 		n.st.nakRecv.Inc()
 		q.cc.OnLoss(now, LossNACK)
 		n.rewind(q, 0)
-	case flags&flagTrimNAK != 0:
-		n.st.trimNakRecv.Inc()
-		q.cc.OnLoss(now, LossTrimmed)
-		for i := range q.unacked {
-			if q.unacked[i].psn == d.Meta.PSN {
-				q.paths.OnFeedback(now, q.unacked[i].entropy, PathTrim)
-				if n.cfg.Recovery == GoBackN {
-					n.rewind(q, i)
-				} else if !q.unacked[i].pending {
-					q.unacked[i].pending = true
-					q.retxQ++
-				}
-				break
-			}
-		}
 	}
 	if flags&flagAck != 0 {
-		ev := AckEvent{AckedBytes: acked, ECE: flags&flagECE != 0, Entropy: d.Meta.Entropy}
+		ev := &n.ackEv
+		*ev = AckEvent{AckedBytes: acked, ECE: flags&flagECE != 0, Entropy: d.Meta.Entropy}
 		if d.Meta.Sent != 0 {
 			ev.RTT = now - rtlmodel.Time(d.Meta.Sent)
 		}
 		if d.HasINT {
 			ev.INT = &d.INT
 		}
-		q.cc.OnAck(now, &ev)
+		q.cc.OnAck(now, ev)
 		fb := PathOK
 		if ev.ECE {
 			fb = PathECN
@@ -74,6 +65,37 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		q.rtoAt = 0
 	} else if k > 0 {
 		q.rtoAt = now + n.cfg.RTO
+	}
+	n.reconsider(q, now)
+}
+
+// rxTrimNAK queues the packet a switch trimmed for retransmission (fast
+// retransmit on a trim NACK; under EQDS against the credit the receiver
+// pulls for it).
+func (n *NIC) rxTrimNAK(q *qpState, d *packet.Desc, now rtlmodel.Time) {
+	n.st.trimNakRecv.Inc()
+	if q.eq == nil {
+		q.cc.OnLoss(now, LossTrimmed)
+	}
+	for i := range q.unacked {
+		p := &q.unacked[i]
+		if p.psn != d.Meta.PSN {
+			continue
+		}
+		if q.eq != nil {
+			// the receiver took the packet's request from its header and
+			// pulls for its payload
+			q.eq.OnNACK(now, p.payload)
+			p.ask, p.trimmed = 0, true
+		}
+		q.paths.OnFeedback(now, p.entropy, PathTrim)
+		if n.cfg.Recovery == GoBackN {
+			n.rewind(q, i)
+		} else if !p.pending && !p.sacked {
+			p.pending = true
+			q.retxQ++
+		}
+		break
 	}
 	n.reconsider(q, now)
 }
@@ -134,11 +156,21 @@ func (n *NIC) completeAcked(q *qpState, now rtlmodel.Time, cum PSN) {
 	k := 0
 	for k < q.seg && k < len(q.msgs) {
 		m := q.msgs[k]
-		last := PSN(m.firstPSN).Add(m.packets - 1)
-		if PSNCompare(last, cum) >= 0 {
-			break
+		var visible rtlmodel.Time
+		if m.wr.Op == OpRead {
+			// complete when the last response's data is in host memory,
+			// then the CQE
+			if !m.readDone {
+				break
+			}
+			_, visible = n.host.Complete(now, m.lastPayload)
+		} else {
+			last := PSN(m.firstPSN).Add(m.packets - 1)
+			if PSNCompare(last, cum) >= 0 {
+				break
+			}
+			visible = n.host.WriteCQE(now)
 		}
-		visible := n.host.WriteCQE(now)
 		n.st.txMessages.Inc()
 		c := Completion{Op: m.wr.Op, QP: q.id, Msg: m.id, Bytes: m.wr.Bytes, Posted: m.wr.Posted, Placed: now, Visible: visible}
 		if n.OnComplete != nil {

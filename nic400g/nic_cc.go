@@ -7,7 +7,7 @@ import (
 )
 
 // CCNames lists the congestion-control algorithms Config.CC accepts.
-var CCNames = []string{"none", "dcqcn", "dcqcn-fw", "hpcc", "timely", "swift", "nscc"}
+var CCNames = []string{"none", "dcqcn", "dcqcn-fw", "hpcc", "timely", "swift", "nscc", "eqds"}
 
 // noCC sends at line rate with no window: the baseline.
 type noCC struct{}
@@ -79,6 +79,12 @@ func newCCFactory(cfg *Config) (ccFactory, error) {
 			return nil, err
 		}
 		return func() CongestionControl { c, _ := NewSwift(&p); return c }, nil
+	case "eqds":
+		p, err := eqdsParams(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return func() CongestionControl { return NewEQDSSender(&p) }, nil
 	case "nscc":
 		p := DefaultNSCCParams(line, 10*rtlmodel.Microsecond, false)
 		return func() CongestionControl { return NewNSCC(&p) }, nil

@@ -95,6 +95,10 @@ type Config struct {
 	// point's minimum CNP spacing per QP.
 	CC          string
 	CNPInterval rtlmodel.Time
+	// EQDSBaseRTT is the unloaded round trip EQDS ("eqds") sizes its
+	// speculative first window (one BDP) and largest window (1.5 BDP)
+	// from; 0 takes DefaultEQDSBaseRTT (E).
+	EQDSBaseRTT rtlmodel.Time
 	// Paths selects multipath entropy: "fixed", "spray" (oblivious over
 	// PathSet entropies) or "pathaware".
 	Paths   string

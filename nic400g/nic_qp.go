@@ -60,6 +60,16 @@ type message struct {
 	ready    rtlmodel.Time // WQE available (doorbell + fetch)
 	sentTo   uint64        // bytes segmented so far
 	acked    uint32        // packets acknowledged
+	// a read: all its response data placed, and the last packet's payload
+	readDone    bool
+	lastPayload uint32
+}
+
+// rspDone is the last read job a responder finished sending: how far it
+// went, for a re-issue of the same read.
+type rspDone struct {
+	msg uint32
+	end uint64
 }
 
 // sentPkt is a packet awaiting acknowledgement.
@@ -72,7 +82,9 @@ type sentPkt struct {
 	sacked  bool
 	retx    uint16
 	entropy uint16
-	pending bool // queued for retransmission
+	pending bool   // queued for retransmission
+	trimmed bool   // pending because a switch trimmed it (EQDS: resent against credit)
+	ask     uint32 // EQDS credit request the packet carries (Meta.Credit)
 }
 
 // recvMsg is a message the responder has seen a packet of, kept in PSN
@@ -109,11 +121,24 @@ type qpState struct {
 	dataReady  []rtlmodel.Time // host-read completion per packet ahead, ring
 	dataHead   int
 	cc         CongestionControl
+	eq         *EQDSSender // cc when it is EQDS, else nil
 	paths      PathSelector
 	entropy    uint16
 	inRing     bool
 	timerAt    rtlmodel.Time
 	lastNAK    uint32
+	cumAck     PSN // the last cumulative ACK: every PSN before it acknowledged
+
+	// RDMA READ, requester: reads waiting for responses, how many wait to
+	// be issued again, their timeout, and the feedback being coalesced
+	reads        []readOut
+	readsPending int
+	readRTO      rtlmodel.Time
+	readAcked    uint64
+	readSince    int
+	// RDMA READ, responder: read requests being served, in order
+	rsps    []readJob
+	rspLast rspDone
 
 	// responder side
 	rw       *RecvWindow

@@ -17,6 +17,14 @@ func (n *NIC) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 		n.obeyPFC(d, now)
 	case !n.icrcGood(d):
 		n.st.icrcDrops.Inc()
+	case d.Meta.Flags&flagPull != 0:
+		n.rxPull(d, now)
+	case d.Meta.Flags&flagReadReq != 0:
+		n.rxReadReq(d, now)
+	case d.Meta.Flags&(flagReadResp|flagData) == flagReadResp|flagData:
+		n.rxReadResp(d, now)
+	case d.Meta.Flags&(flagReadResp|flagAck) == flagReadResp|flagAck:
+		n.rxReadAck(d, now)
 	case d.Meta.Flags&flagData != 0:
 		n.rxData(d, now)
 	case d.Meta.Flags&(flagAck|flagNAK|flagTrimNAK) != 0:
@@ -33,18 +41,13 @@ func (n *NIC) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 // rxData is the responder's receive path for one data packet.
 func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 	n.st.rxData.Inc()
-	q := n.qp(d.Meta.DestQP)
-	q.peer, q.peerQP = d.Src, d.Meta.QP
-	if q.rw == nil {
-		rw, err := NewRecvWindow(n.cfg.RecvWindow, n.store.Context(q.id).RecvPSN)
-		if err != nil {
-			panic("nic400g: receive window: " + err.Error())
-		}
-		q.rw = rw
-	}
+	q := n.responder(d)
 	psn := PSN(d.Meta.PSN)
 	if d.Trimmed {
 		n.st.rxTrimmed.Inc()
+		if n.pacer != nil {
+			n.eqdsOnData(q, d, now, false)
+		}
 		n.sendCtrl(q, now, flagTrimNAK, uint32(psn), 0)
 		return
 	}
@@ -88,6 +91,9 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 		return
 	}
 	n.noteMessage(q, d)
+	if n.pacer != nil {
+		n.eqdsOnData(q, d, now, true)
+	}
 	if res == RecvOutOfOrder {
 		n.st.rxOOO.Inc()
 		n.sendAck(q, now, true)
@@ -183,6 +189,9 @@ func (n *NIC) sendCtrl(q *qpState, now rtlmodel.Time, flags uint16, psn uint32, 
 	case flags&flagCNP != 0:
 		h.op = packet.OpCode(0x81)
 		n.st.cnpSent.Inc()
+	case flags&flagPull != 0:
+		h.aeth = &packet.AETH{Syndrome: 0x1F}
+		n.st.pulls.Inc()
 	case flags&(flagNAK|flagTrimNAK) != 0:
 		h.aeth = &packet.AETH{Syndrome: 0x60}
 		n.st.naks.Inc()

@@ -9,7 +9,8 @@ type nicStats struct {
 	rxOOODrop, reorderDrops, rxTrimmed, rxCE, fcsDrops         *rtlmodel.Counter
 	acks, ackImmediate, naks, cnpSent, cnpRecv, nakRecv        *rtlmodel.Counter
 	trimNakRecv, sackRetx, staleAcks, pfcRecv, badQP           *rtlmodel.Counter
-	cqeOverflow, icrcDrops                                     *rtlmodel.Counter
+	cqeOverflow, icrcDrops, pulls, pullRecv, stalePulls        *rtlmodel.Counter
+	readReqs, rxReadReqs, readResps, readReissues              *rtlmodel.Counter
 	oneWay                                                     *rtlmodel.Histogram
 }
 
@@ -45,5 +46,12 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	s.badQP = c("bad_qp", "requests", "work requests for a QP beyond the configured count")
 	s.cqeOverflow = c("cqe_overflow", "completions", "completions the driver link could not take in their cycle")
 	s.icrcDrops = c("rx_icrc_drops", "frames", "frames dropped for an ICRC mismatch")
+	s.pulls = c("pulls_sent", "frames", "EQDS pulls (credit grants) sent")
+	s.pullRecv = c("pulls_received", "frames", "EQDS pulls received")
+	s.stalePulls = c("pulls_stale", "grants", "EQDS grants for a QP no longer active, not sent")
+	s.readReqs = c("read_requests", "packets", "RDMA READ requests sent, re-issues included")
+	s.rxReadReqs = c("rx_read_requests", "packets", "RDMA READ requests received")
+	s.readResps = c("read_responses", "packets", "READ response packets sent")
+	s.readReissues = c("read_reissues", "packets", "reads issued again from the first missing response")
 	s.oneWay = r.Histogram(p+"/one_way_latency", "ps", "doorbell written to responder CQE visible")
 }

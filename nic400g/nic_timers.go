@@ -90,6 +90,9 @@ func (n *NIC) serviceQP(q *qpState, now rtlmodel.Time) {
 	if q.rtoAt != 0 && q.rtoAt <= now && len(q.unacked) > 0 {
 		n.timeout(q, now)
 	}
+	if q.readRTO != 0 && q.readRTO <= now && len(q.reads) > 0 {
+		n.readTimeout(q, now)
+	}
 	n.reconsider(q, now)
 }
 
@@ -107,7 +110,7 @@ func (n *NIC) reconsider(q *qpState, now rtlmodel.Time) {
 			n.ring = append(n.ring, q.id)
 		}
 	}
-	if q.cc != nil && (len(q.unacked) > 0 || q.segMsg() != nil) {
+	if q.cc != nil && (len(q.unacked) > 0 || q.segMsg() != nil || len(q.rsps) > 0) {
 		// congestion-control timers matter only while the QP has data to
 		// send or in flight; an idle QP catches up in Advance when it
 		// wakes, and does not keep the NIC awake
@@ -118,6 +121,9 @@ func (n *NIC) reconsider(q *qpState, now rtlmodel.Time) {
 	}
 	if q.ackAt != 0 && q.sinceAck > 0 {
 		at = min(at, q.ackAt)
+	}
+	if q.readRTO != 0 && len(q.reads) > 0 {
+		at = min(at, q.readRTO)
 	}
 	if at != rtlmodel.Forever && at > now {
 		n.schedule(q, at)

@@ -57,6 +57,7 @@ func (n *NIC) post(wr WorkRequest, now rtlmodel.Time) {
 	q.peer, q.peerQP = wr.Dst, wr.DestQP
 	if q.cc == nil {
 		q.cc = n.newCC()
+		q.eq, _ = q.cc.(*EQDSSender)
 	}
 	if q.paths == nil {
 		q.paths = n.newPaths(wr.QP)
@@ -88,7 +89,8 @@ func (q *qpState) segMsg() *message {
 // sendable says whether q may send a packet now, or the earliest time it
 // might (rtlmodel.Forever: only an event will change that).
 func (n *NIC) sendable(q *qpState, now rtlmodel.Time) (rtlmodel.Time, bool) {
-	if q.retxQ == 0 && q.segMsg() == nil {
+	kind := q.nextTx()
+	if kind == txNone {
 		return rtlmodel.Forever, false
 	}
 	if q.ctxReady > now {
@@ -97,19 +99,60 @@ func (n *NIC) sendable(q *qpState, now rtlmodel.Time) (rtlmodel.Time, bool) {
 	if q.nextSend > now {
 		return q.nextSend, false
 	}
-	if q.retxQ == 0 {
+	switch kind {
+	case txReissue:
+		return now, true
+	case txResp:
+		if w := q.cc.Window(); q.eq == nil && w != 0 && q.inflight+uint64(n.cfg.MTU) > w && q.inflight > 0 {
+			return rtlmodel.Forever, false
+		}
+		if t := q.jobReady(); t > now {
+			return t, false
+		}
+		return now, true
+	case txNew:
 		m := q.segMsg()
 		if m.ready > now {
 			return m.ready, false
 		}
-		if w := q.cc.Window(); w != 0 && q.inflight+uint64(n.cfg.MTU) > w && q.inflight > 0 {
+		if m.wr.Op == OpRead {
+			return now, true // a request: no payload, no credit
+		}
+		if w := q.cc.Window(); q.eq == nil && w != 0 && q.inflight+uint64(n.cfg.MTU) > w && q.inflight > 0 {
 			return rtlmodel.Forever, false
 		}
 		if t := q.nextDataReady(); t > now {
 			return t, false
 		}
 	}
+	if q.eq != nil && !n.eqdsMaySend(q) {
+		return rtlmodel.Forever, false // until a pull brings credit
+	}
 	return now, true
+}
+
+// Transmit choices of a QP, in priority order.
+const (
+	txNone    = iota
+	txRetx    // a retransmission
+	txReissue // a read request issued again
+	txResp    // a READ response (responder)
+	txNew     // the next packet of the message being segmented
+)
+
+// nextTx is what q would send next.
+func (q *qpState) nextTx() int {
+	switch {
+	case q.retxQ > 0:
+		return txRetx
+	case q.readsPending > 0:
+		return txReissue
+	case len(q.rsps) > 0:
+		return txResp
+	case q.segMsg() != nil:
+		return txNew
+	}
+	return txNone
 }
 
 // nextDataReady is when the next new packet's payload is in the NIC.
@@ -222,16 +265,30 @@ func (n *NIC) releaseWaiters(now rtlmodel.Time) {
 // sendOne sends q's next packet: a pending retransmission, else the next
 // segment of its current message.
 func (n *NIC) sendOne(q *qpState, now rtlmodel.Time) {
+	switch q.nextTx() {
+	case txReissue:
+		n.reissueRead(q, now)
+		return
+	case txResp:
+		n.sendResponse(q, now)
+		return
+	case txNew:
+		if m := q.segMsg(); m.wr.Op == OpRead {
+			n.startRead(q, m, now)
+			return
+		}
+	}
 	if q.retxQ > 0 {
 		for i := range q.unacked {
 			p := &q.unacked[i]
 			if p.pending {
-				p.pending = false
+				trimmed := p.trimmed
+				p.pending, p.trimmed = false, false
 				q.retxQ--
 				p.retx++
 				p.sentAt = now
 				n.st.retransmits.Inc()
-				n.emit(q, p, q.msgAt(p.msg), now, true)
+				n.emit(q, p, q.msgAt(p.msg), now, true, trimmed)
 				return
 			}
 		}
@@ -257,7 +314,7 @@ func (n *NIC) sendOne(q *qpState, now rtlmodel.Time) {
 	if q.rtoAt == 0 {
 		q.rtoAt = now + n.cfg.RTO
 	}
-	n.emit(q, &q.unacked[len(q.unacked)-1], m, now, false)
+	n.emit(q, &q.unacked[len(q.unacked)-1], m, now, false, false)
 }
 
 // msgAt finds a message by id among those not yet acknowledged.
@@ -297,8 +354,9 @@ func (q *qpState) popRead(n *NIC, m *message, now rtlmodel.Time) {
 	q.dataHead = (q.dataHead + 1) % len(q.dataReady)
 }
 
-// emit builds and sends one data packet.
-func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx bool) {
+// emit builds and sends one data packet; retx marks a retransmission and
+// trimmed one of a packet a switch trimmed (EQDS: sent against credit).
+func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx, trimmed bool) {
 	d := n.pool.Get()
 	first, last := p.offset == 0, p.offset+uint64(p.payload) >= m.wr.Bytes
 	op := dataOpcode(m.wr.Op, first, last)
@@ -321,7 +379,20 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx b
 	}
 	d.Meta.Posted = uint64(m.wr.Posted)
 	n.sealICRC(d)
-	q.cc.OnSend(now, d.FrameBytes)
+	if q.eq != nil {
+		if q.eq.Speculating() {
+			d.Meta.Flags |= flagSpec
+		}
+		q.eqdsAsk(p, m)
+		d.Meta.Credit = p.ask
+		if retx && !trimmed {
+			q.eq.OnSendUnpaid(now, p.payload)
+		} else {
+			q.eq.OnSend(now, p.payload) // credit is in payload bytes
+		}
+	} else {
+		q.cc.OnSend(now, d.FrameBytes)
+	}
 	if r := q.cc.Rate(); r != 0 {
 		q.nextSend = max(q.nextSend, now) + rtlmodel.Time(uint64(d.FrameBytes)*8_000_000_000/uint64(r))
 	}
@@ -365,6 +436,9 @@ func (n *NIC) maybeRelease(q *qpState) {
 		return
 	}
 	if q.rw != nil && q.rw.Held() > 0 {
+		return
+	}
+	if n.pacer != nil && n.pacer.Pending(q.id) > 0 || len(q.reads) > 0 || len(q.rsps) > 0 {
 		return
 	}
 	ctx := n.store.Context(q.id)

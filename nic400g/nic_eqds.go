@@ -1,0 +1,136 @@
+package nic400g
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// DefaultEQDSBaseRTT is the unloaded round trip the EQDS speculative
+// window and largest window are sized from when Config.EQDSBaseRTT is
+// zero: 3 µs, a NIC-switch-NIC round trip with 4 KB frames and some
+// margin (E: about 2 µs measured through one switch, fabric tests).
+const DefaultEQDSBaseRTT = 3 * rtlmodel.Microsecond
+
+// stackModel is the analytical framing of a header stack (FACTS 1.4).
+func stackModel(s HeaderStack) packet.Stack {
+	switch s {
+	case RoCEv2IPv6:
+		return packet.StackRoCEv2IPv6
+	case LeanNative:
+		return packet.StackNativeIB
+	case UET:
+		return packet.StackUETStandard
+	}
+	return packet.StackRoCEv2IPv4
+}
+
+// eqdsParams are the EQDS parameters of a NIC: the htsim defaults
+// (DefaultEQDSParams, FACTS 2.5) at the port's rate, with the MSS and
+// the credit per pull set to the NIC's MTU and the per-packet header to
+// the stack's real overhead on the wire, so that pulls pace the data
+// exactly to the receiver's link.
+func eqdsParams(cfg *Config) (EQDSParams, error) {
+	rate := cfg.Wire.Lanes.MACRate().BitsPerSecond()
+	rtt := cfg.EQDSBaseRTT
+	if rtt == 0 {
+		rtt = DefaultEQDSBaseRTT
+	}
+	p := DefaultEQDSParams(rate.Num()/rate.Den(), rtt)
+	p.MSS, p.CreditPerPull = uint32(cfg.MTU), uint32(cfg.MTU)
+	p.HeaderBytes = uint32(stackModel(cfg.Stack).Overhead())
+	return p, p.Validate()
+}
+
+// eqdsMaySend reports whether an EQDS sender may send its next packet: a
+// new packet or the retransmission of a trimmed one needs credit (the
+// speculative allowance or pulled credit) and room in the window; a
+// retransmission for a packet lost outright (SACK hole, timeout) goes
+// without, since the receiver never saw it and cannot pull for it.
+func (n *NIC) eqdsMaySend(q *qpState) bool {
+	var b uint32
+	if q.retxQ > 0 {
+		p := &q.unacked[q.firstPending()]
+		if !p.trimmed {
+			return true
+		}
+		b = p.payload
+	} else {
+		m := q.segMsg()
+		b = uint32(min(uint64(n.cfg.MTU), m.wr.Bytes-m.sentTo))
+	}
+	return q.eq.CanSend(b)
+}
+
+// firstPending returns the index of the first packet queued for
+// retransmission (retxQ > 0).
+func (q *qpState) firstPending() int {
+	for i := range q.unacked {
+		if q.unacked[i].pending {
+			return i
+		}
+	}
+	panic("nic400g: retransmission count without a pending packet")
+}
+
+// eqdsAsk computes the credit request a packet carries (Meta.Credit): the
+// first packet of a message asks for the bytes of the message the
+// speculative allowance left will not cover, and any packet asks again
+// for allowance the sender gave up when speculation ended. The request is
+// kept with the packet so that its retransmission carries it again when
+// the original was lost outright.
+func (q *qpState) eqdsAsk(p *sentPkt, m *message) {
+	if p.offset == 0 && p.retx == 0 {
+		p.ask = uint32(m.wr.Bytes - min(m.wr.Bytes, q.eq.Speculative()))
+	}
+	p.ask += uint32(q.eq.TakeReclaim())
+}
+
+// eqdsOnData is the receiver's side of a data packet (or a trimmed
+// header) under EQDS: a credit request is queued with the pacer, the
+// payload of a trimmed packet is pulled for again, and unsolicited
+// (speculative) payload is charged to the pacer. fresh says the packet
+// is new in the PSN window (requests on duplicates were taken before).
+func (n *NIC) eqdsOnData(q *qpState, d *packet.Desc, now rtlmodel.Time, fresh bool) {
+	if d.Meta.Credit != 0 && (fresh || d.Trimmed) {
+		n.pacer.Request(now, q.id, uint64(d.Meta.Credit))
+	}
+	switch {
+	case d.Trimmed:
+		n.pacer.Request(now, q.id, uint64(d.Meta.Payload))
+	case fresh && d.Meta.Flags&flagSpec != 0:
+		n.pacer.Charge(now, uint64(d.Meta.Payload))
+	}
+}
+
+// runPacer sends the pulls the receiver's pacer has due now.
+func (n *NIC) runPacer(now rtlmodel.Time) {
+	for {
+		id, credit, ok := n.pacer.Grant(now)
+		if !ok {
+			return
+		}
+		q := n.qps[id]
+		if q == nil {
+			n.st.stalePulls.Inc()
+			continue
+		}
+		d := n.sendCtrl(q, now, flagPull, 0, 0)
+		d.Meta.Credit = uint32(credit)
+	}
+}
+
+// rxPull gives a sender the credit of a pull.
+func (n *NIC) rxPull(d *packet.Desc, now rtlmodel.Time) {
+	n.st.pullRecv.Inc()
+	q := n.qps[d.Meta.DestQP]
+	if q == nil || q.eq == nil {
+		n.st.staleAcks.Inc()
+		return
+	}
+	q.eq.OnPull(now, uint64(d.Meta.Credit))
+	n.reconsider(q, now)
+}
+
+// EQDSPacer returns the receiver's credit pacer (nil unless Config.CC is
+// "eqds").
+func (n *NIC) EQDSPacer() *RecvCreditPacer { return n.pacer }

@@ -1,0 +1,225 @@
+package nic400g
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// RDMA READ (FACTS 1.2). The requester sends one RDMA_READ_REQUEST whose
+// RETH names where to start and how many bytes to return, and reserves
+// the PSNs of the responses: a read of N packets takes N PSNs. The
+// responder answers with READ_RESPONSE_FIRST/MIDDLE/LAST/ONLY packets
+// (AETH on FIRST, LAST and ONLY) carrying those PSNs, paced and gated by
+// the congestion control of its QP like data it writes; it keeps no copy
+// of them. The requester takes responses in PSN order only; a gap, a
+// trimmed response or no progress for an RTO makes it issue the read
+// again from the first missing PSN (a new request for the rest, IBTA's
+// retry), which the responder serves as a duplicate request. The
+// requester completes the read when its last byte is placed: the data
+// written to host memory, then the CQE.
+//
+// The requester returns coalesced feedback on responses (an ACK-form frame
+// with flagReadResp, every AckEvery responses and on the last, echoing the
+// send time, the ECN mark and the INT stack): a model extension that
+// closes the loop of window and delay based algorithms at the responder;
+// DCQCN needs only the CNPs the requester's notification point sends.
+// Under EQDS, read responses are not credit-gated: the pull loop drives
+// WRITE and SEND data.
+
+// readOut is a read the requester waits for responses of.
+type readOut struct {
+	m       *message
+	next    PSN    // next response expected
+	end     PSN    // one past the last response
+	got     uint64 // bytes placed in order
+	reissue bool   // a request for the rest is queued
+	gapAt   PSN    // next when a gap last re-issued the read
+	gapSet  bool
+}
+
+// readJob is a read request the responder serves.
+type readJob struct {
+	msg     uint32
+	psn     PSN    // PSN of the next response
+	start   uint64 // offset the request asked from (its FIRST response)
+	offset  uint64 // offset of the next response
+	length  uint64 // message length
+	posted  rtlmodel.Time
+	ready   [readAhead]rtlmodel.Time // payload reads from host memory, ring
+	readAt  int
+	readEnd uint64 // offset up to which reads were issued
+}
+
+// sendReadRequest sends q's read request for r (first or re-issued).
+func (n *NIC) sendReadRequest(q *qpState, r *readOut, now rtlmodel.Time) {
+	m := r.m
+	off := r.got
+	d := n.pool.Get()
+	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCReadRequest, psn: uint32(r.next), offset: off,
+		length: m.wr.Bytes - off, entropy: q.paths.Next(now), ackReq: true}
+	n.writeHeaders(d, &h)
+	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
+	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: uint32(r.next), Offset: off, Length: m.wr.Bytes,
+		Msg: m.id, Entropy: h.entropy, Flags: flagReadReq, Sent: uint64(now), Posted: uint64(m.wr.Posted)}
+	n.sealICRC(d)
+	if q.eq == nil {
+		q.cc.OnSend(now, d.FrameBytes)
+	}
+	n.st.readReqs.Inc()
+	n.out.Send(d)
+	if q.readRTO == 0 {
+		q.readRTO = now + n.cfg.RTO
+	}
+}
+
+// startRead sends the request of the read message m being segmented.
+func (n *NIC) startRead(q *qpState, m *message, now rtlmodel.Time) {
+	m.firstPSN = q.nextPSN
+	q.nextPSN = (q.nextPSN + m.packets) & uint32(PSNMask)
+	m.sentTo = m.wr.Bytes
+	q.seg++
+	q.ctxValid = false
+	q.reads = append(q.reads, readOut{m: m, next: PSN(m.firstPSN), end: PSN(m.firstPSN).Add(m.packets)})
+	n.sendReadRequest(q, &q.reads[len(q.reads)-1], now)
+}
+
+// reissueRead sends the first read queued for re-issue.
+func (n *NIC) reissueRead(q *qpState, now rtlmodel.Time) {
+	for i := range q.reads {
+		if r := &q.reads[i]; r.reissue {
+			r.reissue = false
+			q.readsPending--
+			n.st.readReissues.Inc()
+			n.sendReadRequest(q, r, now)
+			return
+		}
+	}
+}
+
+// markReissue queues read r to be issued again from its first missing PSN.
+func (q *qpState) markReissue(r *readOut) {
+	if !r.reissue {
+		r.reissue = true
+		q.readsPending++
+	}
+}
+
+// readTimeout re-issues every read still waiting for responses.
+func (n *NIC) readTimeout(q *qpState, now rtlmodel.Time) {
+	n.st.timeouts.Inc()
+	for i := range q.reads {
+		q.markReissue(&q.reads[i])
+	}
+	q.readRTO = now + n.cfg.RTO
+	if len(q.reads) == 0 {
+		q.readRTO = 0
+	}
+}
+
+// rxReadResp is the requester's handling of one read response.
+func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
+	q := n.qps[d.Meta.DestQP]
+	var r *readOut
+	ri := 0
+	if q != nil {
+		for ; ri < len(q.reads); ri++ {
+			if q.reads[ri].m.id == d.Meta.Msg {
+				r = &q.reads[ri]
+				break
+			}
+		}
+	}
+	if r == nil {
+		n.st.rxDup.Inc()
+		return
+	}
+	psn := PSN(d.Meta.PSN)
+	switch {
+	case d.Trimmed || PSNCompare(psn, r.next) > 0:
+		if d.Trimmed {
+			n.st.rxTrimmed.Inc()
+		} else {
+			n.st.rxOOODrop.Inc()
+		}
+		if !r.gapSet || r.gapAt != r.next {
+			r.gapSet, r.gapAt = true, r.next
+			q.markReissue(r)
+			n.reconsider(q, now)
+		}
+		return
+	case psn != r.next:
+		n.st.rxDup.Inc()
+		return
+	}
+	n.st.rxData.Inc()
+	if d.Marked {
+		n.st.rxCE.Inc()
+		q.ce = true
+		if n.np.OnCE(q.id, now) {
+			n.sendCtrl(q, now, flagCNP, 0, 0)
+		}
+	}
+	if d.HasINT {
+		q.lastINT, q.intv = true, d.INT
+	}
+	q.lastSent = d.Meta.Sent
+	r.next = r.next.Next()
+	r.got += uint64(d.Meta.Payload)
+	q.readAcked += uint64(d.Meta.Payload)
+	q.readSince++
+	q.readRTO = now + n.cfg.RTO
+	done := r.next == r.end
+	if q.readSince >= n.cfg.AckEvery || done {
+		n.sendReadAck(q, now, r)
+	}
+	if !done {
+		return
+	}
+	r.m.readDone, r.m.lastPayload = true, d.Meta.Payload
+	if r.reissue {
+		q.readsPending--
+	}
+	q.reads = append(q.reads[:ri], q.reads[ri+1:]...)
+	if len(q.reads) == 0 {
+		q.readRTO = 0
+	}
+	n.completeAcked(q, now, q.cumAck)
+	n.reconsider(q, now)
+}
+
+// sendReadAck returns feedback on the responses placed since the last.
+func (n *NIC) sendReadAck(q *qpState, now rtlmodel.Time, r *readOut) {
+	flags := uint16(flagAck | flagReadResp)
+	if q.ce {
+		flags |= flagECE
+	}
+	d := n.sendCtrl(q, now, flags, uint32(r.next), 0)
+	d.Meta.Payload, d.Meta.Msg, d.Meta.Sent = uint32(q.readAcked), r.m.id, q.lastSent
+	if q.lastINT {
+		d.HasINT, d.INT = true, q.intv
+	}
+	q.readAcked, q.readSince, q.ce, q.lastINT = 0, 0, false, false
+}
+
+// rxReadAck is the responder's handling of read-response feedback.
+func (n *NIC) rxReadAck(d *packet.Desc, now rtlmodel.Time) {
+	q := n.qps[d.Meta.DestQP]
+	if q == nil || q.cc == nil {
+		n.st.staleAcks.Inc()
+		return
+	}
+	acked := min(q.inflight, uint64(d.Meta.Payload))
+	q.inflight -= acked
+	ev := &n.ackEv
+	*ev = AckEvent{AckedBytes: acked, ECE: d.Meta.Flags&flagECE != 0, Entropy: d.Meta.Entropy}
+	if d.Meta.Sent != 0 {
+		ev.RTT = now - rtlmodel.Time(d.Meta.Sent)
+	}
+	if d.HasINT {
+		ev.INT = &d.INT
+	}
+	if q.eq == nil {
+		q.cc.OnAck(now, ev)
+	}
+	n.reconsider(q, now)
+}

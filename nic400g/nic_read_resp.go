@@ -1,0 +1,159 @@
+package nic400g
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// rxReadReq is the responder's handling of an RDMA READ request: in PSN
+// order it reserves the responses' PSNs and queues the read; a duplicate
+// (a re-issued request, PSN before the expected one) is served again
+// from its PSN; one ahead of the expected PSN waits for the requester to
+// issue it again.
+func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
+	n.st.rxReadReqs.Inc()
+	q := n.responder(d)
+	if q.cc == nil {
+		q.cc = n.newCC()
+		q.eq, _ = q.cc.(*EQDSSender)
+	}
+	if q.paths == nil {
+		q.paths = n.newPaths(q.id)
+	}
+	psn, exp := PSN(d.Meta.PSN), q.rw.Expected()
+	mtu := uint64(n.cfg.MTU)
+	if d.Meta.Length <= d.Meta.Offset {
+		n.st.rxDup.Inc()
+		return
+	}
+	switch c := PSNCompare(psn, exp); {
+	case c > 0:
+		n.st.rxOOODrop.Inc()
+		return
+	case c == 0:
+		pkts := uint32((d.Meta.Length - d.Meta.Offset + mtu - 1) / mtu)
+		q.rw.Skip(pkts)
+		q.nakSent = false
+		n.completeInOrder(q, now, 0)
+	default:
+		n.st.rxDup.Inc()
+		n.dropStaleJob(q, d.Meta.Msg, d.Meta.Offset)
+	}
+	q.rsps = append(q.rsps, readJob{msg: d.Meta.Msg, psn: psn, start: d.Meta.Offset, offset: d.Meta.Offset,
+		readEnd: d.Meta.Offset, length: d.Meta.Length, posted: rtlmodel.Time(d.Meta.Posted)})
+	if len(q.rsps) == 1 {
+		n.startJobReads(&q.rsps[0], now)
+	}
+	n.reconsider(q, now)
+}
+
+// responder returns the QP a request or data packet d is for, with its
+// receive window.
+func (n *NIC) responder(d *packet.Desc) *qpState {
+	q := n.qp(d.Meta.DestQP)
+	q.peer, q.peerQP = d.Src, d.Meta.QP
+	if q.rw == nil {
+		rw, err := NewRecvWindow(n.cfg.RecvWindow, n.store.Context(q.id).RecvPSN)
+		if err != nil {
+			panic("nic400g: receive window: " + err.Error())
+		}
+		q.rw = rw
+	}
+	return q
+}
+
+// dropStaleJob handles a re-issued read of message msg from offset: the
+// requester dropped every response from there on, so a job still serving
+// the message stops, and the bytes sent past offset leave the in-flight
+// count.
+func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset uint64) {
+	for i := range q.rsps {
+		j := &q.rsps[i]
+		if j.msg != msg {
+			continue
+		}
+		if j.offset > offset {
+			q.inflight -= min(q.inflight, j.offset-offset)
+		}
+		q.rsps = append(q.rsps[:i], q.rsps[i+1:]...)
+		if i == 0 && len(q.rsps) > 0 {
+			n.startJobReads(&q.rsps[0], n.h.Now())
+		}
+		return
+	}
+	if q.rspLast.msg == msg && q.rspLast.end > offset {
+		q.inflight -= min(q.inflight, q.rspLast.end-offset)
+		q.rspLast.end = offset
+	}
+}
+
+// startJobReads issues the first payload reads of a read job.
+func (n *NIC) startJobReads(j *readJob, now rtlmodel.Time) {
+	mtu := uint64(n.cfg.MTU)
+	for k := 0; k < readAhead && j.readEnd < j.length; k++ {
+		b := min(mtu, j.length-j.readEnd)
+		j.ready[k] = n.host.ReadData(now, uint32(b))
+		j.readEnd += b
+	}
+	j.readAt = 0
+}
+
+// jobReady is when the head job's next response payload is in the NIC.
+func (q *qpState) jobReady() rtlmodel.Time {
+	if len(q.rsps) == 0 {
+		return rtlmodel.Forever
+	}
+	return q.rsps[0].ready[q.rsps[0].readAt]
+}
+
+// sendResponse sends the next response of the head read job.
+func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
+	j := &q.rsps[0]
+	mtu := uint64(n.cfg.MTU)
+	payload := uint32(min(mtu, j.length-j.offset))
+	first, last := j.offset == j.start, j.offset+uint64(payload) >= j.length
+	op := dataOpcode(OpRead, first, last)
+	d := n.pool.Get()
+	h := hdr{dst: q.peer, destQP: q.peerQP, op: op, psn: uint32(j.psn), payload: payload, offset: j.offset,
+		length: j.length, entropy: q.paths.Next(now), class: 0}
+	if op.HasAETH() {
+		h.aeth = &packet.AETH{Syndrome: packet.AckSyndrome(0x1F)}
+	}
+	n.writeHeaders(d, &h)
+	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
+	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: uint32(j.psn), Offset: j.offset, Length: j.length,
+		Payload: payload, Msg: j.msg, Entropy: h.entropy, Flags: flagData | flagReadResp, Sent: uint64(now),
+		Posted: uint64(j.posted)}
+	if last {
+		d.Meta.Flags |= flagLast
+	}
+	n.sealICRC(d)
+	if q.eq == nil {
+		q.cc.OnSend(now, d.FrameBytes)
+		if r := q.cc.Rate(); r != 0 {
+			q.nextSend = max(q.nextSend, now) + rtlmodel.Time(uint64(d.FrameBytes)*8_000_000_000/uint64(r))
+		}
+	}
+	q.inflight += uint64(payload)
+	n.st.txData.Inc()
+	n.st.txBytes.Add(uint64(payload))
+	n.st.readResps.Inc()
+	n.out.Send(d)
+	j.psn = j.psn.Next()
+	j.offset += uint64(payload)
+	if j.readEnd < j.length {
+		b := min(mtu, j.length-j.readEnd)
+		j.ready[j.readAt] = n.host.ReadData(now, uint32(b))
+		j.readEnd += b
+	} else {
+		j.ready[j.readAt] = 0
+	}
+	j.readAt = (j.readAt + 1) % readAhead
+	if j.offset >= j.length {
+		q.rspLast = rspDone{msg: j.msg, end: j.offset}
+		q.rsps = append(q.rsps[:0], q.rsps[1:]...)
+		if len(q.rsps) > 0 {
+			n.startJobReads(&q.rsps[0], now)
+		}
+	}
+}
