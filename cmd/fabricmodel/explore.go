@@ -71,8 +71,8 @@ func exploreCommand() *cli.Command {
 	}
 }
 
-// loadSweep reads the sweep file argument and the output directory.
-func loadSweep(c *cli.Context) (*explore.Sweep, string, string, error) {
+// exploreSweepArg reads the sweep file argument and the output directory.
+func exploreSweepArg(c *cli.Context) (*explore.Sweep, string, string, error) {
 	if c.NArg() != 1 {
 		return nil, "", "", fmt.Errorf("explore %s: want one sweep file", c.Command.Name)
 	}
@@ -89,7 +89,7 @@ func loadSweep(c *cli.Context) (*explore.Sweep, string, string, error) {
 }
 
 func exploreRun(c *cli.Context) error {
-	s, _, dir, err := loadSweep(c)
+	s, _, dir, err := exploreSweepArg(c)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func exploreRun(c *cli.Context) error {
 }
 
 func exploreSlurm(c *cli.Context) error {
-	_, path, dir, err := loadSweep(c)
+	_, path, dir, err := exploreSweepArg(c)
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func exploreSlurm(c *cli.Context) error {
 }
 
 func exploreMerge(c *cli.Context) error {
-	s, _, dir, err := loadSweep(c)
+	s, _, dir, err := exploreSweepArg(c)
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func exploreMerge(c *cli.Context) error {
 }
 
 func exploreReport(c *cli.Context) error {
-	s, _, dir, err := loadSweep(c)
+	s, _, dir, err := exploreSweepArg(c)
 	if err != nil {
 		return err
 	}
