@@ -1,0 +1,154 @@
+package fabric
+
+import (
+	"fmt"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// Flow is one message from endpoint Src to endpoint Dst: Bytes written no
+// earlier than Start and not before every flow listed in After has been
+// delivered. Generators number flows 0, 1, 2, ... in the order they
+// return them, and After only names flows earlier in that order, so a
+// flow list is a dependency DAG in topological order.
+type Flow struct {
+	ID, Src, Dst int
+	Bytes        uint64
+	Start        rtlmodel.Time
+	// After lists the IDs of the flows that must complete first.
+	After []int
+	// Job tells the flows of different workloads apart (Combine sets it).
+	Job int
+}
+
+// checkHosts rejects a host list that is too short or repeats a host.
+func checkHosts(what string, hosts []int, least int) error {
+	if len(hosts) < least {
+		return fmt.Errorf("fabric: %s needs at least %d hosts, got %d", what, least, len(hosts))
+	}
+	seen := make(map[int]bool, len(hosts))
+	for _, h := range hosts {
+		if h < 0 {
+			return fmt.Errorf("fabric: %s: host %d is negative", what, h)
+		}
+		if seen[h] {
+			return fmt.Errorf("fabric: %s: host %d is listed twice", what, h)
+		}
+		seen[h] = true
+	}
+	return nil
+}
+
+// Incast is N:1: every sender writes bytes to dst at start (the incast
+// experiments of FACTS 2.1 and 2.5, E).
+func Incast(senders []int, dst int, bytes uint64, start rtlmodel.Time) ([]Flow, error) {
+	if err := checkHosts("incast", append([]int{dst}, senders...), 2); err != nil {
+		return nil, err
+	}
+	flows := make([]Flow, len(senders))
+	for i, s := range senders {
+		flows[i] = Flow{ID: i, Src: s, Dst: dst, Bytes: bytes, Start: start}
+	}
+	return flows, nil
+}
+
+// Permutation sends bytes from every host to another, each host receiving
+// exactly one flow and none sending to itself: a derangement drawn
+// uniformly (Fisher-Yates, redrawn while it has a fixed point) from the
+// RNG stream (seed, "fabric/permutation"). Flow i leaves hosts[i].
+func Permutation(hosts []int, bytes uint64, start rtlmodel.Time, seed uint64) ([]Flow, error) {
+	if err := checkHosts("permutation", hosts, 2); err != nil {
+		return nil, err
+	}
+	n := len(hosts)
+	rng := rtlmodel.NewRNG(seed, "fabric/permutation")
+	perm := make([]int, n)
+	for fixed := true; fixed; {
+		for i := range perm {
+			perm[i] = i
+		}
+		rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		fixed = false
+		for i, p := range perm {
+			fixed = fixed || p == i
+		}
+	}
+	flows := make([]Flow, n)
+	for i, p := range perm {
+		flows[i] = Flow{ID: i, Src: hosts[i], Dst: hosts[p], Bytes: bytes, Start: start}
+	}
+	return flows, nil
+}
+
+// AllToAll sends bytes from every host to every other host at start:
+// N(N-1) flows, source-major (flow i·(N-1)+k leaves hosts[i]).
+func AllToAll(hosts []int, bytes uint64, start rtlmodel.Time) ([]Flow, error) {
+	if err := checkHosts("all-to-all", hosts, 2); err != nil {
+		return nil, err
+	}
+	flows := make([]Flow, 0, len(hosts)*(len(hosts)-1))
+	for _, s := range hosts {
+		for _, d := range hosts {
+			if s != d {
+				flows = append(flows, Flow{ID: len(flows), Src: s, Dst: d, Bytes: bytes, Start: start})
+			}
+		}
+	}
+	return flows, nil
+}
+
+// Combine concatenates workloads into one list: job j's flows get Job j
+// and IDs (and After references) shifted past the jobs before it.
+func Combine(jobs ...[]Flow) []Flow {
+	var out []Flow
+	for j, flows := range jobs {
+		base := len(out)
+		for _, f := range flows {
+			f.ID += base
+			f.Job = j
+			if len(f.After) > 0 {
+				after := make([]int, len(f.After))
+				for k, a := range f.After {
+					after[k] = a + base
+				}
+				f.After = after
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ValidateFlows checks a flow list against a fabric of endpoints
+// endpoints: flow i has ID i, endpoints in range and distinct, at least
+// one byte, and depends only on earlier flows (so the dependencies have no
+// cycle). The error names the flow.
+func ValidateFlows(flows []Flow, endpoints int) error {
+	for i, f := range flows {
+		switch {
+		case f.ID != i:
+			return fmt.Errorf("fabric: flow %d has ID %d; IDs must be 0, 1, 2, ... in order", i, f.ID)
+		case f.Src < 0 || f.Src >= endpoints || f.Dst < 0 || f.Dst >= endpoints:
+			return fmt.Errorf("fabric: flow %d from %d to %d: endpoints are 0..%d", i, f.Src, f.Dst, endpoints-1)
+		case f.Src == f.Dst:
+			return fmt.Errorf("fabric: flow %d sends from endpoint %d to itself", i, f.Src)
+		case f.Bytes == 0:
+			return fmt.Errorf("fabric: flow %d has no bytes", i)
+		}
+		for _, a := range f.After {
+			if a < 0 || a >= i {
+				return fmt.Errorf("fabric: flow %d waits for flow %d, which is not an earlier flow", i, a)
+			}
+		}
+	}
+	return nil
+}
+
+// TotalBytes sums the bytes of the flows.
+func TotalBytes(flows []Flow) uint64 {
+	var n uint64
+	for _, f := range flows {
+		n += f.Bytes
+	}
+	return n
+}

@@ -1,0 +1,113 @@
+package fabric
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// traceColumns are the columns a flow trace must have, in its header, in
+// any order.
+var traceColumns = []string{"src", "dst", "bytes", "start_ns"}
+
+// ReadTraceCSV reads flows from CSV: a header naming the columns src, dst,
+// bytes and start_ns (any order, case and surrounding spaces ignored; no
+// other columns), then one flow per row: source and destination endpoint,
+// message bytes (at least 1) and start time in nanoseconds. Lines starting
+// with # are comments. Flows get IDs in row order and no dependencies.
+// Errors name the line (1 is the header).
+func ReadTraceCSV(r io.Reader) ([]Flow, error) {
+	cr := csv.NewReader(r)
+	cr.Comment = '#'
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("fabric: trace is empty; it needs the header %s", strings.Join(traceColumns, ","))
+	}
+	if err != nil {
+		return nil, traceErr(err)
+	}
+	line, _ := cr.FieldPos(0)
+	col := map[string]int{}
+	for i, h := range head {
+		name := strings.ToLower(strings.TrimSpace(h))
+		if !slices.Contains(traceColumns, name) {
+			return nil, fmt.Errorf("fabric: trace line %d: unknown column %q (want %s)", line, h, strings.Join(traceColumns, ","))
+		}
+		if _, dup := col[name]; dup {
+			return nil, fmt.Errorf("fabric: trace line %d: column %q appears twice", line, name)
+		}
+		col[name] = i
+	}
+	for _, c := range traceColumns {
+		if _, ok := col[c]; !ok {
+			return nil, fmt.Errorf("fabric: trace line %d: the header has no %q column", line, c)
+		}
+	}
+	var flows []Flow
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return flows, nil
+		}
+		if err != nil {
+			return nil, traceErr(err)
+		}
+		line, _ = cr.FieldPos(0)
+		var v [4]uint64
+		for k, c := range traceColumns {
+			s := strings.TrimSpace(rec[col[c]])
+			if v[k], err = strconv.ParseUint(s, 10, 64); err != nil {
+				return nil, fmt.Errorf("fabric: trace line %d: %s %q is not a whole number", line, c, s)
+			}
+		}
+		src, dst, bytes, ns := v[0], v[1], v[2], v[3]
+		switch {
+		case src > math.MaxInt32 || dst > math.MaxInt32:
+			return nil, fmt.Errorf("fabric: trace line %d: endpoint beyond %d", line, math.MaxInt32)
+		case src == dst:
+			return nil, fmt.Errorf("fabric: trace line %d: src and dst are both %d", line, src)
+		case bytes == 0:
+			return nil, fmt.Errorf("fabric: trace line %d: bytes must be at least 1", line)
+		case ns > uint64(rtlmodel.Forever)/uint64(rtlmodel.Nanosecond):
+			return nil, fmt.Errorf("fabric: trace line %d: start_ns %d overflows the picosecond clock", line, ns)
+		}
+		flows = append(flows, Flow{ID: len(flows), Src: int(src), Dst: int(dst), Bytes: bytes,
+			Start: rtlmodel.Time(ns) * rtlmodel.Nanosecond})
+	}
+}
+
+// traceErr turns a CSV syntax error into one that names the line.
+func traceErr(err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("fabric: trace line %d: %v", pe.Line, pe.Err)
+	}
+	return fmt.Errorf("fabric: trace: %w", err)
+}
+
+// WriteTraceCSV writes flows in the format ReadTraceCSV reads (start
+// times rounded down to the nanosecond; IDs, dependencies and jobs are not
+// part of the format).
+func WriteTraceCSV(w io.Writer, flows []Flow) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(traceColumns); err != nil {
+		return err
+	}
+	for _, f := range flows {
+		rec := []string{strconv.Itoa(f.Src), strconv.Itoa(f.Dst), strconv.FormatUint(f.Bytes, 10),
+			strconv.FormatUint(uint64(f.Start/rtlmodel.Nanosecond), 10)}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
