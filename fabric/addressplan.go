@@ -183,11 +183,6 @@ func (s *shape) walk(p *AddressPlan, entries []int) error {
 	for dst := 0; dst < leaves; dst++ {
 		clear(state)
 		clear(setState)
-		for sw := 0; sw < nsw; sw++ {
-			if sw == dst || s.route(sw, dst) >= 0 {
-				entries[sw] += s.h
-			}
-		}
 		for src := 0; src < leaves; src++ {
 			if s.plane(src) != s.plane(dst) {
 				continue
@@ -199,6 +194,12 @@ func (s *shape) walk(p *AddressPlan, entries []int) error {
 			p.MaxSwitchHops = max(p.MaxSwitchHops, hops[src])
 			if src != dst {
 				p.MinPaths, p.MaxPaths = min(p.MinPaths, paths[src]), max(p.MaxPaths, paths[src])
+			}
+		}
+		for sw := 0; sw < nsw; sw++ {
+			// A switch the walk passed has a route; ask the others.
+			if state[sw] == done || s.route(sw, dst) >= 0 {
+				entries[sw] += s.h
 			}
 		}
 		if err := s.deliver(dst); err != nil {
@@ -260,4 +261,23 @@ func (s *shape) deliver(leaf int) error {
 		}
 	}
 	return nil
+}
+
+// TierHeader names the columns of TierRows.
+var TierHeader = []string{"tier", "switches", "ports", "down", "up", "entries", "groups", "widest group", "members", "table bits"}
+
+// TierRows returns one row per tier under TierHeader, for a table writer;
+// entries show a range when the switches of a tier differ.
+func (p *AddressPlan) TierRows() [][]string {
+	rows := make([][]string, 0, len(p.Tiers))
+	for _, t := range p.Tiers {
+		entries := fmt.Sprint(t.MaxEntries)
+		if t.MinEntries != t.MaxEntries {
+			entries = fmt.Sprintf("%d-%d", t.MinEntries, t.MaxEntries)
+		}
+		rows = append(rows, []string{t.Name, fmt.Sprint(t.Switches), fmt.Sprint(t.Ports), fmt.Sprint(t.DownPorts),
+			fmt.Sprint(t.UpPorts), entries, fmt.Sprint(t.Groups), fmt.Sprint(t.MaxGroupSize),
+			fmt.Sprint(t.GroupMembers), fmt.Sprint(t.HardwareBits)})
+	}
+	return rows
 }

@@ -77,3 +77,23 @@ func TestAddressPlanWalkFindsBrokenRoutes(t *testing.T) {
 	s.groups[3][0], s.groups[3][1] = s.groups[3][1], s.groups[3][0]
 	require.ErrorContains(t, s.walk(&p, make([]int, s.numSwitches())), "edge3 routes endpoint 6 to ports [1], not its port 0")
 }
+
+func TestAddressPlanTierRows(t *testing.T) {
+	p, err := NewAddressPlan(TopologyConfig{Kind: KindLeafSpine, Leaves: 4, Spines: 2, HostsPerLeaf: 4})
+	require.NoError(t, err)
+	require.Equal(t, [][]string{
+		{"leaf", "4", "6", "4", "2", "16", "5", "2", "6", "2097206"},
+		{"spine", "2", "4", "4", "0", "16", "4", "1", "4", "2097188"},
+	}, p.TierRows())
+	require.Len(t, TierHeader, len(p.TierRows()[0]))
+}
+
+// BenchmarkAddressPlanFatTreeK80 sizes and walks the 128,000-host fat tree.
+func BenchmarkAddressPlanFatTreeK80(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := NewAddressPlan(TopologyConfig{Kind: KindFatTree, K: 80}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -228,3 +228,23 @@ func (c TopologyConfig) Validate() error {
 	}
 	return nil
 }
+
+// CheckFlows validates flows against the topology: ValidateFlows over its
+// endpoints, and on a rails fabric every flow inside one plane (traffic
+// between rails crosses inside the server and is not modelled, FACTS 5.4
+// [R55]).
+func (c TopologyConfig) CheckFlows(flows []Flow) error {
+	if err := ValidateFlows(flows, c.Endpoints()); err != nil {
+		return err
+	}
+	if c.Kind != KindRails {
+		return nil
+	}
+	for _, f := range flows {
+		if f.Src%c.Rails != f.Dst%c.Rails {
+			return fmt.Errorf("fabric: flow %d goes from rail %d (endpoint %d) to rail %d (endpoint %d); a rails fabric carries traffic within a rail only",
+				f.ID, f.Src%c.Rails, f.Src, f.Dst%c.Rails, f.Dst)
+		}
+	}
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/switchasic"
 	"github.com/stretchr/testify/require"
 )
 
@@ -51,7 +52,7 @@ func permutationDelivers(t *testing.T, cfg TopologyConfig) *Cluster {
 		jobs = append(jobs, f)
 	}
 	flows := Combine(jobs...)
-	require.NoError(t, ValidateFlows(flows, len(c.NICs)))
+	require.NoError(t, cfg.CheckFlows(flows))
 	done := runFlows(t, c, flows)
 	for i, f := range flows {
 		require.Equal(t, f.Bytes, done[i], "flow %d from %d to %d", i, f.Src, f.Dst)
@@ -83,6 +84,7 @@ func TestRailsCarryAPermutationPerPlane(t *testing.T) {
 	require.Len(t, c.Leaves, 4)
 	require.Equal(t, 2, c.Planes)
 	require.Equal(t, [][]int{{0, 2, 4, 6}, {1, 3, 5, 7}}, cfg.Planes())
+	require.ErrorContains(t, cfg.CheckFlows([]Flow{{Src: 0, Dst: 3, Bytes: 1}}), "from rail 0 (endpoint 0) to rail 1 (endpoint 3)")
 	// Plane 0 has no route to plane 1's NICs.
 	_, ok := c.Leaves[0].Forwarding().Lookup(1)
 	require.False(t, ok)
@@ -155,5 +157,18 @@ func TestTopologyValidateNamesTheField(t *testing.T) {
 		require.ErrorContains(t, c.cfg.Validate(), c.want)
 		_, err := Build(c.cfg, defaultNIC, rtlmodel.Options{})
 		require.ErrorContains(t, err, c.want)
+	}
+}
+
+// Every standard port mode builds and carries traffic: the NICs take the
+// lane width of their leaf port (FACTS 4).
+func TestFatTreeInEveryPortMode(t *testing.T) {
+	for _, m := range []string{"64x800G", "256x200G", "512x100G"} {
+		t.Run(m, func(t *testing.T) {
+			c := permutationDelivers(t, TopologyConfig{Kind: KindFatTree, K: 4, PortMode: m})
+			mode, err := switchasic.ParsePortMode(m)
+			require.NoError(t, err)
+			require.Equal(t, mode.Lanes, c.Cores[0].Config().Plan.Port(3).Lanes.Lanes())
+		})
 	}
 }
