@@ -141,8 +141,13 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 	if n.phy, err = serdes.NewPhyLink[*packet.Desc](e, dom, path+"/phy", cfg.Wire, descBytes); err != nil {
 		return nil, err
 	}
-	n.out, err = rtlmodel.NewLink[*packet.Desc](path+"/tx", n.h, n.phy.Handle(),
-		rtlmodel.LinkConfig{Latency: cfg.TxCycles, Width: 1, Credits: int(cfg.TxCycles) + 2, CreditLatency: 1})
+	// The transmit pipeline holds bytes, not frames: what the port sends in
+	// its latency plus one largest frame, so a PFC pause stops the NIC
+	// within that (FACTS 2.7).
+	lc := rtlmodel.LinkConfig{Latency: cfg.TxCycles, Width: 1, CreditLatency: 1,
+		WidthBytes: cfg.Wire.Lanes.MACRate().BytesPerCycle(dom.Period()), MaxItemBytes: maxFrameBytes}
+	lc.Credits = rtlmodel.CreditRoundTrip(lc, dom, dom)
+	n.out, err = rtlmodel.NewByteLink[*packet.Desc](path+"/tx", n.h, n.phy.Handle(), lc, descBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +156,10 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 }
 
 func descBytes(d *packet.Desc) int { return int(d.FrameBytes) }
+
+// maxFrameBytes is the largest frame a NIC sends: a 4096-byte payload
+// with the longest header stack fits well within it (E).
+const maxFrameBytes = 4096 + 512
 
 // Handle returns the NIC component's handle (to attach links to it).
 func (n *NIC) Handle() *rtlmodel.Handle { return n.h }
@@ -231,7 +240,7 @@ func (n *NIC) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 // nextWake is the next edge with work: more to send now, the next timer,
 // or the next frame leaving the receive pipeline.
 func (n *NIC) nextWake(edge rtlmodel.Edge) rtlmodel.Wake {
-	if (len(n.ctrl) > 0 || (len(n.ring) > n.ringAt && n.pauseUntil <= edge.Time)) && n.out.Credits() > 0 {
+	if (len(n.ctrl) > 0 || (len(n.ring) > n.ringAt && n.pauseUntil <= edge.Time)) && n.out.CanSendBytes(maxFrameBytes) {
 		return edge.Next()
 	}
 	next := rtlmodel.Forever

@@ -166,17 +166,17 @@ func (q *qpState) nextDataReady() rtlmodel.Time {
 // transmit sends at most one frame: control frames first, then the QP at
 // the head of the ring if it may still send.
 func (n *NIC) transmit(now rtlmodel.Time) {
-	if !n.out.CanSend() {
-		return
-	}
 	if len(n.ctrl) > 0 {
 		d := n.ctrl[0]
+		if !n.out.Fits(d) {
+			return
+		}
 		copy(n.ctrl, n.ctrl[1:])
 		n.ctrl = n.ctrl[:len(n.ctrl)-1]
 		n.out.Send(d)
 		return
 	}
-	if n.pauseUntil > now {
+	if n.pauseUntil > now || !n.out.CanSendBytes(maxFrameBytes) {
 		return
 	}
 	for tries := 0; tries < 4 && n.ringAt < len(n.ring); tries++ {

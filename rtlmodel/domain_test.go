@@ -109,3 +109,44 @@ func TestSendAtDeliversAtTheFirstEdgeInOrder(t *testing.T) {
 	require.NoError(t, e.Run(Forever))
 	require.Equal(t, map[int]Time{1: 5100, 2: 5100, 3: 5100}, got)
 }
+
+func TestByteCreditedLinkHoldsBytesNotItems(t *testing.T) {
+	e, ds := newTestEngine(t, Options{}, 1000)
+	var l *Link[int]
+	sent := 0
+	tx, _ := e.Add(ds[0], "tx", fn(func(ed Edge) Wake {
+		for sent < 10 && l.Fits(4000) {
+			l.Send(4000)
+			sent++
+			break
+		}
+		if sent < 10 {
+			return ed.Next()
+		}
+		return Never
+	}))
+	var got []Time
+	rx, _ := e.Add(ds[0], "rx", fn(func(ed Edge) Wake {
+		if _, ok := l.Recv(); ok {
+			got = append(got, ed.Time)
+		}
+		if l.Pending() > 0 {
+			return ed.Next()
+		}
+		return Never
+	}))
+	size := func(v int) int { return v }
+	cfg := LinkConfig{Latency: 2, Width: 1, CreditLatency: 1, WidthBytes: 40, MaxItemBytes: 9000, Credits: 9119}
+	_, err := NewByteLink[int]("short", tx, rx, cfg, size)
+	require.ErrorContains(t, err, "credit pool of 9119 bytes is too small")
+	cfg.Credits = 9120
+	l, err = NewByteLink[int]("l", tx, rx, cfg, size)
+	require.NoError(t, err)
+	require.NoError(t, e.Run(Forever))
+	require.Len(t, got, 10)
+	// two 4000-byte items fit in 9120 bytes of credit; the third waits for
+	// the first one's credit (3 cycles of round trip)
+	require.Equal(t, Time(2000), got[0])
+	require.Equal(t, Time(3000), got[1])
+	require.Equal(t, Time(5000), got[2])
+}

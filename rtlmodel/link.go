@@ -17,6 +17,13 @@ type LinkConfig struct {
 	// CreditLatency is the reverse path latency in sender cycles (>= 1
 	// when Credits > 0).
 	CreditLatency uint64
+	// WidthBytes, for a link made with NewByteLink, is the bytes per sender
+	// cycle the channel must sustain, and MaxItemBytes the largest item:
+	// Credits then count bytes, each item costing its size. A serial port
+	// whose frames take many cycles each needs bytes in flight, not items:
+	// counting items would let a paused port drain a whole pipeline of
+	// frames.
+	WidthBytes, MaxItemBytes int
 }
 
 // flight is an item with the time it becomes visible to the receiver.
@@ -64,6 +71,8 @@ type Link[T any] struct {
 
 	// Format renders an item for traces; nil uses fmt.Sprint.
 	Format func(T) string
+
+	size func(T) int // byte credits: an item's cost; nil: one credit per item
 }
 
 // NewLink connects from (sender) to to (receiver). It is an error for a
@@ -92,6 +101,10 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 			return nil, fmt.Errorf("link %s: credit return latency %d cycles; it needs at least 1", name, cfg.CreditLatency)
 		}
 		if need := CreditRoundTrip(cfg, from.Domain(), to.Domain()); cfg.Credits < need {
+			if cfg.WidthBytes > 0 {
+				return nil, fmt.Errorf("link %s: credit pool of %d bytes is too small for its round trip: %d bytes per cycle × (latency %d rx cycles + credit latency %d tx cycles) + one %d-byte item needs %d",
+					name, cfg.Credits, cfg.WidthBytes, cfg.Latency, cfg.CreditLatency, cfg.MaxItemBytes, need)
+			}
 			return nil, fmt.Errorf("link %s: credit pool of %d is too small for its round trip: width %d × (latency %d rx cycles + credit latency %d tx cycles) needs %d credits",
 				name, cfg.Credits, cfg.Width, cfg.Latency, cfg.CreditLatency, need)
 		}
@@ -126,11 +139,37 @@ type linkInfo interface {
 }
 
 // CreditRoundTrip returns the credits a link needs to send Width items
-// every sender cycle without waiting (booksim's credit round trip).
+// (or WidthBytes bytes, plus room for its largest item) every sender cycle
+// without waiting (booksim's credit round trip).
 func CreditRoundTrip(cfg LinkConfig, tx, rx *Domain) int {
 	rtt := Time(cfg.Latency)*rx.period + Time(cfg.CreditLatency)*tx.period
 	cycles := (rtt + tx.period - 1) / tx.period
+	if cfg.WidthBytes > 0 {
+		return cfg.WidthBytes*int(cycles) + cfg.MaxItemBytes
+	}
 	return cfg.Width * int(cycles)
+}
+
+// NewByteLink is NewLink for a link whose credits count bytes: size gives
+// an item's cost, cfg.WidthBytes and cfg.MaxItemBytes size the round trip.
+func NewByteLink[T any](name string, from, to *Handle, cfg LinkConfig, size func(T) int) (*Link[T], error) {
+	if cfg.WidthBytes < 1 || cfg.MaxItemBytes < 1 || size == nil || cfg.Credits < 1 {
+		return nil, fmt.Errorf("link %s: a byte-credited link needs WidthBytes, MaxItemBytes, Credits and a size function", name)
+	}
+	l, err := NewLink[T](name, from, to, cfg)
+	if err != nil {
+		return nil, err
+	}
+	l.size = size
+	return l, nil
+}
+
+// cost is what v spends of the credit pool.
+func (l *Link[T]) cost(v T) int {
+	if l.size == nil {
+		return 1
+	}
+	return l.size(v)
 }
 
 // Name returns the link's name.
@@ -174,7 +213,9 @@ func (l *Link[T]) drainCredits() {
 	}
 }
 
-// CanSend reports whether the sender may send one more item this edge.
+// CanSend reports whether the sender may send one more item this edge
+// (on a byte-credited link: whether any credit is left; Fits says whether
+// a given item fits).
 func (l *Link[T]) CanSend() bool {
 	if l.sentAt == l.e.now && l.sent >= l.cfg.Width {
 		return false
@@ -182,6 +223,22 @@ func (l *Link[T]) CanSend() bool {
 	if l.cfg.Credits > 0 && l.avail == 0 {
 		l.drainCredits()
 		return l.avail > 0
+	}
+	return true
+}
+
+// Fits reports whether v may be sent this edge: width and credits allow it.
+func (l *Link[T]) Fits(v T) bool { return l.CanSendBytes(l.cost(v)) }
+
+// CanSendBytes reports whether an item costing c credits (bytes on a
+// byte-credited link, 1 otherwise) may be sent this edge.
+func (l *Link[T]) CanSendBytes(c int) bool {
+	if l.sentAt == l.e.now && l.sent >= l.cfg.Width {
+		return false
+	}
+	if l.cfg.Credits > 0 && l.avail < c {
+		l.drainCredits()
+		return l.avail >= c
 	}
 	return true
 }
@@ -208,14 +265,15 @@ func (l *Link[T]) send(v T, at Time) {
 		return
 	}
 	if l.cfg.Credits > 0 {
-		if l.avail == 0 {
+		c := l.cost(v)
+		if l.avail < c {
 			l.drainCredits()
 		}
-		if l.avail == 0 {
+		if l.avail < c {
 			l.e.fail(fmt.Errorf("link %s: send without credit at %v", l.name, l.e.now))
 			return
 		}
-		l.avail--
+		l.avail -= c
 		if l.avail == 0 {
 			l.zeroSince = l.e.now
 		}
@@ -246,7 +304,7 @@ func (l *Link[T]) Recv() (T, bool) {
 	}
 	l.q.pop()
 	if l.cfg.Credits > 0 {
-		l.stagedRet++
+		l.stagedRet += l.cost(v)
 		l.touch()
 	}
 	return v, true

@@ -134,3 +134,16 @@ func (s *Serializer) ceilTime(nbits uint64) rtlmodel.Time {
 	q, _ := bits.Div64(hi, lo, s.num)
 	return rtlmodel.Time(q)
 }
+
+// BytesPerCycle is how many bytes a port at rate r carries in one clock
+// period, rounded up: the width a byte-credited link into its PHY must
+// sustain.
+func (r Rate) BytesPerCycle(period rtlmodel.Time) int {
+	num, den := r.bps.Num(), r.bps.Den()*8_000_000_000_000
+	hi, lo := bits.Mul64(num, uint64(period))
+	q, rem := bits.Div64(hi, lo, den)
+	if rem != 0 {
+		q++
+	}
+	return int(q)
+}

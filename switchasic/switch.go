@@ -138,9 +138,13 @@ func (sw *Switch) buildTx(n int) error {
 				return rtlmodel.Time(pk.TailReady), lanes > int(pk.InLanes)
 			})
 		}
-		in, err := rtlmodel.NewLink[*packet.Desc](fmt.Sprintf("%s/mmu>port%d", sw.path, i), sw.mmu.h, phy.Handle(),
-			rtlmodel.LinkConfig{Latency: sw.cfg.MMUCycles + sw.cfg.EgressCycles, Width: 1,
-				Credits: int(sw.cfg.MMUCycles+sw.cfg.EgressCycles) + 2, CreditLatency: 1})
+		// The egress pipeline holds bytes, not frames: as many as the port
+		// sends in its latency plus one largest frame, so a paused port
+		// drains at most that much after the pause (FACTS 2.7 headroom).
+		lc := rtlmodel.LinkConfig{Latency: sw.cfg.MMUCycles + sw.cfg.EgressCycles, Width: 1, CreditLatency: 1,
+			WidthBytes: sw.ports[i].Lanes.MACRate().BytesPerCycle(sw.dom.Period()), MaxItemBytes: MaxFrameBytes}
+		lc.Credits = rtlmodel.CreditRoundTrip(lc, sw.dom, sw.dom)
+		in, err := rtlmodel.NewByteLink[*packet.Desc](fmt.Sprintf("%s/mmu>port%d", sw.path, i), sw.mmu.h, phy.Handle(), lc, frameBytes)
 		if err != nil {
 			return err
 		}
@@ -153,6 +157,10 @@ func (sw *Switch) buildTx(n int) error {
 }
 
 func frameBytes(p *packet.Desc) int { return int(p.FrameBytes) }
+
+// MaxFrameBytes is the largest frame the models carry: a 9216-byte jumbo
+// frame with room for its headers (E).
+const MaxFrameBytes = 9600
 
 // wireConfig is the PHY of port i, in either direction.
 func (sw *Switch) wireConfig(i int) serdes.WireConfig {

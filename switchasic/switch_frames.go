@@ -71,13 +71,16 @@ func (sw *Switch) markCE(p *packet.Desc) {
 	binary.BigEndian.PutUint16(h[off+10:], packet.UpdateChecksum16(sum, old, nw))
 }
 
+// pfcFrameBytes is a PFC frame's length: a minimum MAC control frame.
+const pfcFrameBytes = 64
+
 // pfcFrame builds a PFC frame: XOFF with the largest pause for the classes
 // in xoff, XON (quanta 0) for those in xon (802.1Qbb; FACTS 2.7 [R52]).
 // It is a 64-byte MAC control frame.
 func (sw *Switch) pfcFrame(xoff, xon uint8) *packet.Desc {
 	p := sw.pool.Get()
 	p.Kind = packet.KindPFC
-	p.FrameBytes = 64
+	p.FrameBytes = pfcFrameBytes
 	p.PFCClasses = xoff | xon
 	for c := 0; c < 8; c++ {
 		if xoff&(1<<uint(c)) != 0 {

@@ -178,15 +178,15 @@ func (m *mmu) admit(p *packet.Desc, now rtlmodel.Time) {
 // could send more next edge.
 func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 	out := m.out[port]
-	if !out.CanSend() {
-		return false
-	}
 	if m.pfcPending[port] != 0 || m.pfcXon[port] != 0 {
+		if !out.CanSendBytes(pfcFrameBytes) {
+			return false
+		}
 		out.Send(m.sw.pfcFrame(m.pfcPending[port], m.pfcXon[port]))
 		m.pfcSent.Inc()
 		m.pfcPending[port], m.pfcXon[port] = 0, 0
 		m.settle(port)
-		return out.Credits() > 0
+		return true
 	}
 	m.resume(port, now)
 	c := m.sched[port].Pick()
@@ -195,6 +195,9 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 		return false
 	}
 	q := &m.q[port][c]
+	if !out.Fits(q.front()) {
+		return false // a credit return wakes the MMU
+	}
 	if sh := m.shapers[port]; sh != nil {
 		size := uint64(q.front().FrameBytes)
 		if !sh.Conform(now, size) {
@@ -221,7 +224,7 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 	}
 	out.Send(p)
 	m.settle(port)
-	return out.Credits() > 0 && m.work[port>>6]&(1<<uint(port&63)) != 0
+	return m.work[port>>6]&(1<<uint(port&63)) != 0
 }
 
 // settle clears the port's work bit when nothing is left to send.
