@@ -44,7 +44,9 @@ type Cluster struct {
 // i/H; leaf port H + s·L + k goes to port l·L + k of spine s. A leaf
 // routes its own endpoints to their ports and every other endpoint over
 // all its uplinks as one ECMP group; a spine routes each endpoint over the
-// L links to its leaf.
+// L links to its leaf. The layout and routes are Build's for a
+// TopologyConfig of kind leafspine; unlike Build it keeps the template's
+// port plan on every switch.
 func NewLeafSpine(cfg LeafSpineConfig, opts rtlmodel.Options) (*Cluster, error) {
 	L := max(cfg.LinksPerSpine, 1)
 	H := cfg.HostsPerLeaf
@@ -56,110 +58,24 @@ func NewLeafSpine(cfg LeafSpineConfig, opts rtlmodel.Options) (*Cluster, error) 
 		return nil, fmt.Errorf("fabric: a leaf needs %d ports and a spine %d; the switch has %d",
 			H+cfg.Spines*L, cfg.Leaves*L, ports)
 	}
-	c := &Cluster{Engine: rtlmodel.NewEngine(opts), Pool: &packet.DescPool{}, HostsPerLeaf: H, Planes: 1}
-	build := func(name string, i int, cables map[int]uint64) (*switchasic.Switch, error) {
+	s := newShape(TopologyConfig{Kind: KindLeafSpine, Leaves: cfg.Leaves, Spines: cfg.Spines, HostsPerLeaf: H, LinksPerSpine: L})
+	return s.build(cfg.NIC, opts, func(sw int) (switchasic.Config, error) {
 		sc := cfg.Switch
-		sc.Seed = cfg.Switch.Seed + uint64(len(c.Leaves)+len(c.Spines))*7919
-		sc.PortCableMillimetres = cables
-		return switchasic.New(c.Engine, fmt.Sprintf("%s%d", name, i), sc, c.Pool)
-	}
-	cable := func(l, s, k int) (uint64, bool) {
+		sc.Seed = cfg.Switch.Seed + uint64(sw)*7919
+		sc.PortCableMillimetres = map[int]uint64{}
 		if cfg.UplinkCableMillimetres == nil {
-			return 0, false
+			return sc, nil
 		}
-		return cfg.UplinkCableMillimetres(l, s, k), true
-	}
-	for l := 0; l < cfg.Leaves; l++ {
-		cables := map[int]uint64{}
-		for s := 0; s < cfg.Spines; s++ {
-			for k := 0; k < L; k++ {
-				if mm, ok := cable(l, s, k); ok {
-					cables[H+s*L+k] = mm
-				}
+		for p := 0; p < s.ports(sw); p++ {
+			peer, pp := s.peer(sw, p)
+			switch {
+			case peer < 0:
+			case sw < cfg.Leaves: // leaf sw, port H + spine·L + k
+				sc.PortCableMillimetres[p] = cfg.UplinkCableMillimetres(sw, peer-cfg.Leaves, (p-H)%L)
+			default: // spine, port leaf·L + k
+				sc.PortCableMillimetres[p] = cfg.UplinkCableMillimetres(peer, sw-cfg.Leaves, pp-H-(sw-cfg.Leaves)*L)
 			}
 		}
-		sw, err := build("leaf", l, cables)
-		if err != nil {
-			return nil, err
-		}
-		c.Leaves = append(c.Leaves, sw)
-	}
-	for s := 0; s < cfg.Spines; s++ {
-		cables := map[int]uint64{}
-		for l := 0; l < cfg.Leaves; l++ {
-			for k := 0; k < L; k++ {
-				if mm, ok := cable(l, s, k); ok {
-					cables[l*L+k] = mm
-				}
-			}
-		}
-		sw, err := build("spine", s, cables)
-		if err != nil {
-			return nil, err
-		}
-		c.Spines = append(c.Spines, sw)
-	}
-	for l, leaf := range c.Leaves {
-		for s, spine := range c.Spines {
-			for k := 0; k < L; k++ {
-				if err := leaf.LinkTo(H+s*L+k, spine, l*L+k); err != nil {
-					return nil, err
-				}
-				if err := spine.LinkTo(l*L+k, leaf, H+s*L+k); err != nil {
-					return nil, err
-				}
-			}
-		}
-	}
-	return c, c.attachAndRoute(cfg, L)
-}
-
-func (c *Cluster) attachAndRoute(cfg LeafSpineConfig, L int) error {
-	H := cfg.HostsPerLeaf
-	n := cfg.Leaves * H
-	uplinks := make([]int, 0, cfg.Spines*L)
-	for p := H; p < H+cfg.Spines*L; p++ {
-		uplinks = append(uplinks, p)
-	}
-	for i := 0; i < n; i++ {
-		l, h := i/H, i%H
-		nc, err := attachNIC(c.Engine, c.Pool, c.Leaves[l], h, uint32(i), cfg.NIC(i))
-		if err != nil {
-			return err
-		}
-		c.NICs = append(c.NICs, nc)
-	}
-	for l, leaf := range c.Leaves {
-		up, err := leaf.Forwarding().AddGroup(uplinks)
-		if err != nil {
-			return err
-		}
-		for i := 0; i < n; i++ {
-			if i/H == l {
-				if err := route(leaf, uint32(i), []int{i % H}); err != nil {
-					return err
-				}
-			} else if err := leaf.Forwarding().SetRoute(uint32(i), up); err != nil {
-				return err
-			}
-		}
-	}
-	for _, spine := range c.Spines {
-		for l := range c.Leaves {
-			down := make([]int, L)
-			for k := range down {
-				down[k] = l*L + k
-			}
-			g, err := spine.Forwarding().AddGroup(down)
-			if err != nil {
-				return err
-			}
-			for h := 0; h < H; h++ {
-				if err := spine.Forwarding().SetRoute(uint32(l*H+h), g); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
+		return sc, nil
+	})
 }

@@ -26,10 +26,17 @@ func Build(cfg TopologyConfig, nic func(i int) nic400g.Config, opts rtlmodel.Opt
 		return nil, fmt.Errorf("fabric: Build needs a NIC configuration function")
 	}
 	s := newShape(cfg)
-	c := &Cluster{Engine: rtlmodel.NewEngine(opts), Pool: &packet.DescPool{}, HostsPerLeaf: s.h, Planes: max(cfg.Rails, 1)}
+	return s.build(nic, opts, s.switchConfig)
+}
+
+// build builds the shape's switches (each configured by config), cables
+// them, attaches endpoint i (configured by nic(i)) to its leaf port and
+// programs every forwarding table.
+func (s *shape) build(nic func(i int) nic400g.Config, opts rtlmodel.Options, config func(sw int) (switchasic.Config, error)) (*Cluster, error) {
+	c := &Cluster{Engine: rtlmodel.NewEngine(opts), Pool: &packet.DescPool{}, HostsPerLeaf: s.h, Planes: max(s.cfg.Rails, 1)}
 	sws := make([]*switchasic.Switch, s.numSwitches())
 	for sw := range sws {
-		sc, err := s.switchConfig(sw)
+		sc, err := config(sw)
 		if err != nil {
 			return nil, err
 		}
@@ -50,7 +57,7 @@ func Build(cfg TopologyConfig, nic func(i int) nic400g.Config, opts rtlmodel.Opt
 			}
 		}
 	}
-	n := cfg.Endpoints()
+	n := s.cfg.Endpoints()
 	c.NICs = make([]*nic400g.NIC, n)
 	for d := 0; d < n; d++ {
 		leaf, port := s.locate(d)
