@@ -97,3 +97,28 @@ func BenchmarkAddressPlanFatTreeK80(b *testing.B) {
 		}
 	}
 }
+
+// The FACTS 5.4 sizing table from address plans: two tiers hold k²/2 hosts
+// and three tiers k³/4 (Al-Fares et al. [R54]); only those within the
+// 131,072-entry tables are accepted.
+func TestAddressPlanReproducesFactsSizing(t *testing.T) {
+	for _, c := range []struct {
+		cfg   TopologyConfig
+		hosts int
+	}{
+		{NonBlockingLeafSpine(64, "64x800G"), 2048},
+		{NonBlockingLeafSpine(128, "128x400G"), 8192},
+		{NonBlockingLeafSpine(256, "256x200G"), 32768},
+		{NonBlockingLeafSpine(512, "512x100G"), 131072},
+		{TopologyConfig{Kind: KindFatTree, K: 64, PortMode: "64x800G"}, 65536},
+		{TopologyConfig{Kind: KindRails, Rails: 8, Leaves: 128, Spines: 64, HostsPerLeaf: 64}, 65536},
+	} {
+		p, err := NewAddressPlan(c.cfg)
+		require.NoError(t, err)
+		require.Equal(t, c.hosts, p.Endpoints)
+		require.Equal(t, 1.0, p.Oversubscription)
+		require.True(t, p.Fits)
+	}
+	_, err := NewAddressPlan(TopologyConfig{Kind: KindFatTree, K: 128})
+	require.ErrorContains(t, err, "524288 endpoints")
+}

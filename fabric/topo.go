@@ -248,3 +248,12 @@ func (c TopologyConfig) CheckFlows(flows []Flow) error {
 	}
 	return nil
 }
+
+// NonBlockingLeafSpine is the largest non-blocking two-tier fabric of
+// radix-port switches: radix leaves of radix/2 hosts and radix/2 uplinks,
+// radix/2 spines, radix²/2 hosts (FACTS 5.4, E). portMode is as in
+// TopologyConfig.
+func NonBlockingLeafSpine(radix int, portMode string) TopologyConfig {
+	return TopologyConfig{Kind: KindLeafSpine, PortMode: portMode, Radix: radix,
+		Leaves: radix, Spines: radix / 2, HostsPerLeaf: radix / 2}
+}
