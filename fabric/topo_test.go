@@ -9,12 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func defaultNIC(i int) nic400g.Config { return nic400g.DefaultConfig(uint32(i)) }
+func topoNIC(i int) nic400g.Config { return nic400g.DefaultConfig(uint32(i)) }
 
-// runFlows posts each flow as one RDMA WRITE on its own QP pair at its
+// topoRun posts each flow as one RDMA WRITE on its own QP pair at its
 // start time (dependencies are not followed) and runs the cluster to the
 // end; it returns the bytes the responder completed per flow.
-func runFlows(t *testing.T, c *Cluster, flows []Flow) []uint64 {
+func topoRun(t *testing.T, c *Cluster, flows []Flow) []uint64 {
 	t.Helper()
 	done := make([]uint64, len(flows))
 	bySrc := map[int][]nic400g.WorkRequest{}
@@ -39,11 +39,11 @@ func runFlows(t *testing.T, c *Cluster, flows []Flow) []uint64 {
 	return done
 }
 
-// permutationDelivers runs a permutation of 256 KB flows within each plane
+// topoPermutation runs a permutation of 256 KB flows within each plane
 // and checks every byte arrives.
-func permutationDelivers(t *testing.T, cfg TopologyConfig) *Cluster {
+func topoPermutation(t *testing.T, cfg TopologyConfig) *Cluster {
 	t.Helper()
-	c, err := Build(cfg, defaultNIC, rtlmodel.Options{Seed: 1})
+	c, err := Build(cfg, topoNIC, rtlmodel.Options{Seed: 1})
 	require.NoError(t, err)
 	var jobs [][]Flow
 	for _, plane := range cfg.Planes() {
@@ -53,7 +53,7 @@ func permutationDelivers(t *testing.T, cfg TopologyConfig) *Cluster {
 	}
 	flows := Combine(jobs...)
 	require.NoError(t, cfg.CheckFlows(flows))
-	done := runFlows(t, c, flows)
+	done := topoRun(t, c, flows)
 	for i, f := range flows {
 		require.Equal(t, f.Bytes, done[i], "flow %d from %d to %d", i, f.Src, f.Dst)
 	}
@@ -63,7 +63,7 @@ func permutationDelivers(t *testing.T, cfg TopologyConfig) *Cluster {
 
 // The k=4 fat tree (16 hosts, FACTS 5.4 [R54]) carries a permutation.
 func TestFatTreeK4CarriesAPermutation(t *testing.T) {
-	c := permutationDelivers(t, TopologyConfig{Kind: KindFatTree, K: 4, Tier2CableMillimetres: 50_000})
+	c := topoPermutation(t, TopologyConfig{Kind: KindFatTree, K: 4, Tier2CableMillimetres: 50_000})
 	require.Len(t, c.NICs, 16)
 	require.Len(t, c.Leaves, 8)
 	require.Len(t, c.Spines, 8)
@@ -79,7 +79,7 @@ func TestFatTreeK4CarriesAPermutation(t *testing.T) {
 // r (FACTS 5.4 [R55]); a permutation inside each plane is delivered.
 func TestRailsCarryAPermutationPerPlane(t *testing.T) {
 	cfg := TopologyConfig{Kind: KindRails, Rails: 2, Leaves: 2, Spines: 2, HostsPerLeaf: 2}
-	c := permutationDelivers(t, cfg)
+	c := topoPermutation(t, cfg)
 	require.Len(t, c.NICs, 8)
 	require.Len(t, c.Leaves, 4)
 	require.Equal(t, 2, c.Planes)
@@ -101,7 +101,7 @@ func TestOversubscribedLeafSpineCarriesAPermutation(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 2.0, p.Oversubscription)
 	require.Equal(t, uint64(9), p.MaxPaths, "3 links up times 3 links down")
-	c := permutationDelivers(t, cfg)
+	c := topoPermutation(t, cfg)
 	require.Equal(t, 9, c.Leaves[0].Config().Plan.NumPorts())
 	require.Equal(t, 9, c.Spines[0].Config().Plan.NumPorts())
 }
@@ -113,7 +113,7 @@ func TestBuiltTablesMatchTheShape(t *testing.T) {
 		{Kind: KindFatTree, K: 4, HostsPerLeaf: 3},
 		{Kind: KindRails, Rails: 3, Leaves: 2, Spines: 2, HostsPerLeaf: 2, LinksPerSpine: 2},
 	} {
-		c, err := Build(cfg, defaultNIC, rtlmodel.Options{Seed: 1})
+		c, err := Build(cfg, topoNIC, rtlmodel.Options{Seed: 1})
 		require.NoError(t, err)
 		s := newShape(cfg)
 		for sw, x := range c.Switches() {
@@ -155,7 +155,7 @@ func TestTopologyValidateNamesTheField(t *testing.T) {
 	}
 	for _, c := range cases {
 		require.ErrorContains(t, c.cfg.Validate(), c.want)
-		_, err := Build(c.cfg, defaultNIC, rtlmodel.Options{})
+		_, err := Build(c.cfg, topoNIC, rtlmodel.Options{})
 		require.ErrorContains(t, err, c.want)
 	}
 }
@@ -165,7 +165,7 @@ func TestTopologyValidateNamesTheField(t *testing.T) {
 func TestFatTreeInEveryPortMode(t *testing.T) {
 	for _, m := range []string{"64x800G", "256x200G", "512x100G"} {
 		t.Run(m, func(t *testing.T) {
-			c := permutationDelivers(t, TopologyConfig{Kind: KindFatTree, K: 4, PortMode: m})
+			c := topoPermutation(t, TopologyConfig{Kind: KindFatTree, K: 4, PortMode: m})
 			mode, err := switchasic.ParsePortMode(m)
 			require.NoError(t, err)
 			require.Equal(t, mode.Lanes, c.Cores[0].Config().Plan.Port(3).Lanes.Lanes())

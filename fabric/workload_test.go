@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// sentBy sums the bytes each source sends.
-func sentBy(flows []Flow) map[int]uint64 {
+// bytesSentBy sums the bytes each source sends.
+func bytesSentBy(flows []Flow) map[int]uint64 {
 	m := map[int]uint64{}
 	for _, f := range flows {
 		m[f.Src] += f.Bytes
@@ -64,9 +64,9 @@ func TestPermutationIsADerangement(t *testing.T) {
 	require.NotEqual(t, a, c)
 }
 
-// checkSteps checks that flow t·n+i of a stepped collective waits for
+// checkCollectiveSteps checks that flow t·n+i of a stepped collective waits for
 // exactly one flow of step t-1, which delivered to its source.
-func checkSteps(t *testing.T, flows []Flow, n int) {
+func checkCollectiveSteps(t *testing.T, flows []Flow, n int) {
 	t.Helper()
 	require.NoError(t, ValidateFlows(flows, 1<<20), "IDs in order, dependencies only on earlier flows: no cycles")
 	for _, f := range flows {
@@ -91,13 +91,13 @@ func TestRingAllReduce(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, flows, 2*(n-1)*n)
 	require.Equal(t, uint64(2*(n-1)*size), TotalBytes(flows))
-	for r, b := range sentBy(flows) {
+	for r, b := range bytesSentBy(flows) {
 		require.Equal(t, uint64(2*(n-1)*size/n), b, "rank %d", r)
 	}
 	for _, f := range flows {
 		require.Equal(t, ranks[(f.ID%n+1)%n], f.Dst)
 	}
-	checkSteps(t, flows, n)
+	checkCollectiveSteps(t, flows, n)
 	// A size that does not divide still moves every byte 2(N-1) times.
 	odd, err := RingAllReduce(Endpoints(3), 1000, 0)
 	require.NoError(t, err)
@@ -114,7 +114,7 @@ func TestHalvingDoublingAllReduce(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, flows, 2*4*n)
 	require.Equal(t, uint64(2*(n-1)*size), TotalBytes(flows))
-	for r, b := range sentBy(flows) {
+	for r, b := range bytesSentBy(flows) {
 		require.Equal(t, uint64(2*(n-1)*size/n), b, "rank %d", r)
 	}
 	want := []int{8, 4, 2, 1, 1, 2, 4, 8}
@@ -123,7 +123,7 @@ func TestHalvingDoublingAllReduce(t *testing.T) {
 		require.Equal(t, f.Src^d, f.Dst)
 		require.Equal(t, uint64(d*size/n), f.Bytes, "step %d sends %d chunks", f.ID/n, d)
 	}
-	checkSteps(t, flows, n)
+	checkCollectiveSteps(t, flows, n)
 	_, err = HalvingDoublingAllReduce(Endpoints(6), size, 0)
 	require.ErrorContains(t, err, "power-of-two")
 }
