@@ -172,3 +172,14 @@ func TestFatTreeInEveryPortMode(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkBuildFatTreeK16 builds the 1024-host fat tree (320 switches)
+// with its NICs and tables.
+func BenchmarkBuildFatTreeK16(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Build(TopologyConfig{Kind: KindFatTree, K: 16}, topoNIC, rtlmodel.Options{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
