@@ -10,7 +10,8 @@ import (
 // earlier than Start and not before every flow listed in After has been
 // delivered. Generators number flows 0, 1, 2, ... in the order they
 // return them, and After only names flows earlier in that order, so a
-// flow list is a dependency DAG in topological order.
+// flow list is a dependency DAG in topological order. Times are
+// rtlmodel picoseconds; endpoints are the ids of TopologyConfig (FACTS 5.3).
 type Flow struct {
 	ID, Src, Dst int
 	Bytes        uint64
@@ -39,8 +40,8 @@ func checkHosts(what string, hosts []int, least int) error {
 	return nil
 }
 
-// Incast is N:1: every sender writes bytes to dst at start (the incast
-// experiments of FACTS 2.1 and 2.5, E).
+// Incast is N:1: every sender writes bytes to dst at start, the pattern
+// the congestion-control rows of FACTS 2 (DCQCN, HPCC, EQDS) are tested on.
 func Incast(senders []int, dst int, bytes uint64, start rtlmodel.Time) ([]Flow, error) {
 	if err := checkHosts("incast", append([]int{dst}, senders...), 2); err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ func chunks(bytes uint64, n int) []uint64 {
 // RingAllReduce is the ring all-reduce of bytes over ranks (ranks[i] is
 // rank i's endpoint): the data is cut into N chunks; in N-1 reduce-scatter
 // steps and N-1 all-gather steps, rank i sends one chunk to rank i+1
-// (mod N), so each rank sends 2(N-1)/N of the data. Flow t·N+i is rank i's
+// (mod N), so each rank sends 2(N-1)/N of the data (E). Flow t·N+i is rank i's
 // send in step t; for t > 0 it waits for the previous step's flow from rank
 // i-1, whose data it forwards. Every flow may start at start.
 func RingAllReduce(ranks []int, bytes uint64, start rtlmodel.Time) ([]Flow, error) {
@@ -60,7 +60,7 @@ func RingAllReduce(ranks []int, bytes uint64, start rtlmodel.Time) ([]Flow, erro
 // reduce-scatter steps in which rank i exchanges half of its current block
 // with rank i XOR N/2, then N/4, ... 1, and log2 N all-gather steps back
 // out (partners 1, 2, ... N/2, blocks doubling). Each rank sends 2(N-1)/N
-// of the data in 2·log2 N flows. Flow t·N+i is rank i's send in step t;
+// of the data in 2·log2 N flows (E). Flow t·N+i is rank i's send in step t;
 // for t > 0 it waits for the flow rank i received in step t-1.
 func HalvingDoublingAllReduce(ranks []int, bytes uint64, start rtlmodel.Time) ([]Flow, error) {
 	if err := checkHosts("halving-doubling all-reduce", ranks, 2); err != nil {

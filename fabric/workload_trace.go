@@ -22,7 +22,8 @@ var traceColumns = []string{"src", "dst", "bytes", "start_ns"}
 // other columns), then one flow per row: source and destination endpoint,
 // message bytes (at least 1) and start time in nanoseconds. Lines starting
 // with # are comments. Flows get IDs in row order and no dependencies.
-// Errors name the line (1 is the header).
+// Errors name the line (1 is the header). Endpoints are TopologyConfig
+// ids (FACTS 5.3); times become picoseconds.
 func ReadTraceCSV(r io.Reader) ([]Flow, error) {
 	cr := csv.NewReader(r)
 	cr.Comment = '#'
