@@ -17,9 +17,10 @@ import (
 // PHY's FCS model catches.
 var icrcZeros [1024]byte
 
-// hasICRC reports whether the NIC's stack ends its packets with an ICRC:
-// RoCEv2 and native IB do, UET (no ICRC, FACTS 1.4) does not.
-func (n *NIC) hasICRC() bool { return n.cfg.Stack != UET }
+// hasICRC reports whether the NIC seals and checks an ICRC: RoCEv2 and
+// native IB packets end with one, UET (FACTS 1.4) has none, and
+// Config.NoICRC turns the model's computation off.
+func (n *NIC) hasICRC() bool { return n.cfg.Stack != UET && !n.cfg.NoICRC }
 
 // packetICRC returns the ICRC of the packet in d: over its headers from the
 // IP header (RoCEv2, with the LRH stand-in and masks of packet.RoCEv2ICRC)

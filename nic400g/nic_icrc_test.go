@@ -137,3 +137,18 @@ func TestICRCMatchesZeroPayloadPacket(t *testing.T) {
 	want := uint32(pkt[len(pkt)-4]) | uint32(pkt[len(pkt)-3])<<8 | uint32(pkt[len(pkt)-2])<<16 | uint32(pkt[len(pkt)-1])<<24
 	require.Equal(t, want, d.Meta.ICRC)
 }
+
+// With Config.NoICRC the NIC neither seals nor checks: a flipped header
+// byte is not caught by the ICRC.
+func TestNoICRCSkipsTheCheck(t *testing.T) {
+	cfg := DefaultConfig(1)
+	cfg.NoICRC = true
+	n := &NIC{cfg: cfg}
+	d := &packet.Desc{}
+	h := hdr{dst: 2, destQP: 5, op: packet.RCWriteMiddle, psn: 77, payload: 4096}
+	n.writeHeaders(d, &h)
+	n.sealICRC(d)
+	require.Zero(t, d.Meta.ICRC)
+	d.Hdr[d.HdrLen-1] ^= 1
+	require.True(t, n.icrcGood(d))
+}
