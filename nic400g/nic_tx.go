@@ -402,7 +402,8 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx, 
 }
 
 // timeout handles a retransmission timeout: go-back-N resends from the
-// oldest unacknowledged packet, selective repeat the oldest only.
+// oldest unacknowledged packet, selective repeat every packet neither
+// acknowledged nor selectively acknowledged.
 func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
 	n.st.timeouts.Inc()
 	q.cc.OnLoss(now, LossTimeout)
@@ -411,9 +412,16 @@ func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
 	}
 	if n.cfg.Recovery == GoBackN {
 		n.rewind(q, 0)
-	} else if len(q.unacked) > 0 && !q.unacked[0].pending {
-		q.unacked[0].pending = true
-		q.retxQ++
+	} else {
+		// After a timeout, far longer than any round trip, every packet
+		// not yet acknowledged or selectively acknowledged is taken as
+		// lost; resending only the oldest would cost one timeout per hole.
+		for i := range q.unacked {
+			if p := &q.unacked[i]; !p.sacked && !p.pending {
+				p.pending = true
+				q.retxQ++
+			}
+		}
 	}
 	q.rtoAt = now + n.cfg.RTO
 }
