@@ -32,7 +32,8 @@
 // the responder answers with READ_RESPONSE_FIRST/MIDDLE/LAST/ONLY (AETH
 // on FIRST, LAST and ONLY), reading the payload from host memory and
 // pacing and window-gating the responses with its QP's congestion control
-// as it does data it writes. The requester takes responses in PSN order;
+// as it does data it writes. The requester takes responses in PSN order
+// (so responses sprayed over paths of different lengths cost re-issues);
 // a gap, a trimmed response or an RTO without progress issues the read
 // again from the first missing PSN, which the responder serves as a
 // duplicate request; the read completes when its last byte is placed
@@ -50,7 +51,8 @@
 // receiver recomputes it from the headers it got; a mismatch (a header
 // byte changed on the way, outside the fields the ICRC masks) drops the
 // packet and counts it (rx_icrc_drops). Trimmed packets lost their
-// trailer and are not checked. UET carries no ICRC.
+// trailer and are not checked. UET carries no ICRC. Config.NoICRC turns
+// the computation off for large runs.
 //
 // EQDS in the datapath (nic_eqds.go; FACTS 2.5). With Config.CC "eqds"
 // each QP's sender is an EQDSSender: it sends its speculative first
