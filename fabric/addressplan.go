@@ -32,7 +32,8 @@ type AddressPlan struct {
 	// (switchasic.DefaultMaxEndpoints, FACTS 5.3).
 	TableEntries int
 	// Fits is true when every endpoint id and every switch's routes fit
-	// the tables.
+	// the tables; NewAddressPlan rejects a topology that does not, so a
+	// returned plan always fits.
 	Fits bool
 	// LeafPairs is how many (source leaf, destination leaf) pairs the
 	// reachability walk followed, DeliveredHosts how many endpoints it
