@@ -402,8 +402,9 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx, 
 }
 
 // timeout handles a retransmission timeout: go-back-N resends from the
-// oldest unacknowledged packet, selective repeat every packet neither
-// acknowledged nor selectively acknowledged.
+// oldest unacknowledged packet, selective repeat the oldest packets
+// neither acknowledged nor selectively acknowledged, up to the reordering
+// tolerance.
 func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
 	n.st.timeouts.Inc()
 	q.cc.OnLoss(now, LossTimeout)
@@ -413,13 +414,17 @@ func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
 	if n.cfg.Recovery == GoBackN {
 		n.rewind(q, 0)
 	} else {
-		// After a timeout, far longer than any round trip, every packet
-		// not yet acknowledged or selectively acknowledged is taken as
-		// lost; resending only the oldest would cost one timeout per hole.
+		// After a timeout, far longer than any round trip, the oldest
+		// packets not yet acknowledged or selectively acknowledged are
+		// taken as lost, up to the reordering tolerance: resending only
+		// the oldest would cost one timeout per hole, resending all of
+		// them would flood a receiver that lost them for want of room.
+		k := 0
 		for i := range q.unacked {
-			if p := &q.unacked[i]; !p.sacked && !p.pending {
+			if p := &q.unacked[i]; !p.sacked && !p.pending && k < n.cfg.ReorderTolerance {
 				p.pending = true
 				q.retxQ++
+				k++
 			}
 		}
 	}

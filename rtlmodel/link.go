@@ -113,7 +113,11 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 		avail: cfg.Credits, sentAt: Forever, wakeAt: Forever, creditWake: Forever}
 	inflight := cfg.Width * int(cfg.Latency+1)
 	l.staged = newQueue[flight[T]](cfg.Width)
-	l.q = newQueue[flight[T]](max(inflight, cfg.Credits))
+	itemCredits := cfg.Credits
+	if cfg.WidthBytes > 0 {
+		itemCredits = 0 // byte credits say nothing of the item count; the queue grows as needed
+	}
+	l.q = newQueue[flight[T]](max(inflight, itemCredits))
 	l.returns = newQueue[creditReturn](int(cfg.Latency + cfg.CreditLatency + 1))
 	l.transfers = Counter{metricBase: metricBase{name + "/transfers", "items", "items sent over the link"}}
 	e.stats.add(&l.transfers)
