@@ -141,14 +141,16 @@ type qpState struct {
 	rspLast rspDone
 
 	// responder side
-	rw       *RecvWindow
-	held     int // out-of-order packets held in the reorder buffer
-	recvMsgs []recvMsg
-	sinceAck int
-	ackAt    rtlmodel.Time
-	ce       bool
-	nakSent  bool
-	lastINT  bool
-	intv     packet.INT
-	lastSent uint64
+	rw          *RecvWindow
+	held        int // out-of-order packets held in the reorder buffer
+	recvMsgs    []recvMsg
+	sinceAck    int
+	ackAt       rtlmodel.Time
+	ce          bool
+	nakSent     bool
+	lastINT     bool
+	intv        packet.INT
+	lastSent    uint64
+	lastEntropy uint16 // entropy of the last data packet received
+	ceEntropy   uint16 // entropy of the last CE-marked one
 }

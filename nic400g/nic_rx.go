@@ -62,6 +62,10 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 		q.lastINT, q.intv = true, d.INT
 	}
 	q.lastSent = d.Meta.Sent
+	q.lastEntropy = d.Meta.Entropy
+	if d.Marked {
+		q.ceEntropy = d.Meta.Entropy
+	}
 	exp := q.rw.Expected()
 	if psn != exp && PSNCompare(psn, exp) > 0 {
 		// UET carries the offset in every packet; RoCE only in a WRITE's
@@ -172,6 +176,12 @@ func (n *NIC) sendAck(q *qpState, now rtlmodel.Time, immediate bool) {
 		d.HasINT, d.INT = true, q.intv
 	}
 	d.Meta.Sent = q.lastSent
+	// the path the acknowledged data took, so a path-aware sender can
+	// charge the ECN echo to it: the marked packet's, else the last one's
+	d.Meta.Entropy = q.lastEntropy
+	if q.ce {
+		d.Meta.Entropy = q.ceEntropy
+	}
 	q.sinceAck, q.ackAt, q.ce, q.lastINT = 0, 0, false, false
 	if immediate {
 		n.st.ackImmediate.Inc()

@@ -79,6 +79,10 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		ip.out.Send(p)
 		return
 	}
+	if p.Trimmed {
+		ip.forwardTrimmed(p)
+		return
+	}
 	if err := ip.frame.DecodeHeaders(p.Header(), int(p.FrameBytes)); err != nil {
 		ip.malformed.Inc()
 		sw.pool.Put(p)
@@ -104,6 +108,53 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 	k.Entropy = ip.frame.UDP.SrcPort
 	group, ok := sw.fwd.Lookup(dst)
 	if !ok {
+		ip.noRoute.Inc()
+		sw.pool.Put(p)
+		return
+	}
+	p.Egress = int32(sw.lb.Pick(group, k, ip.h.Now()))
+	ip.out.Send(p)
+}
+
+// forwardTrimmed routes a header an earlier switch trimmed: its length
+// fields still describe the whole packet and its transport headers may be
+// cut, so only the IP addresses and UDP ports are read (from the bytes
+// kept), and it keeps its high-priority class (FACTS 2.5, 7).
+func (ip *ingressPipe) forwardTrimmed(p *packet.Desc) {
+	sw := ip.sw
+	h := p.Header()
+	off, v6, ok := ipOffset(h)
+	if !ok {
+		ip.malformed.Inc()
+		sw.pool.Put(p)
+		return
+	}
+	k := &ip.key
+	*k = packet.FlowKey{Protocol: packet.IPProtoUDP}
+	l4 := off + packet.IPv4MinLen
+	var dst uint32
+	if v6 {
+		var s6, d6 [16]byte
+		copy(s6[:], h[off+8:off+24])
+		copy(d6[:], h[off+24:off+40])
+		k.SetIPv6(s6, d6)
+		dst = uint32(d6[13])<<16 | uint32(d6[14])<<8 | uint32(d6[15])
+		l4 = off + packet.IPv6Len
+	} else {
+		var s4, d4 [4]byte
+		copy(s4[:], h[off+12:off+16])
+		copy(d4[:], h[off+16:off+20])
+		k.SetIPv4(s4, d4)
+		dst = uint32(d4[1])<<16 | uint32(d4[2])<<8 | uint32(d4[3])
+		l4 = off + int(h[off]&0x0F)*4
+	}
+	if len(h) >= l4+4 {
+		k.SrcPort = uint16(h[l4])<<8 | uint16(h[l4+1])
+		k.DstPort = uint16(h[l4+2])<<8 | uint16(h[l4+3])
+		k.Entropy = k.SrcPort
+	}
+	group, found := sw.fwd.Lookup(dst)
+	if !found {
 		ip.noRoute.Inc()
 		sw.pool.Put(p)
 		return
