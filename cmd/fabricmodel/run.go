@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"time"
@@ -33,6 +34,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "plots", Usage: "write PNG plots (FCT CDF, hottest queues, link utilisation) to `DIR`"},
 			&cli.Uint64Flag{Name: "seed", Usage: "override the scenario's seed"},
 			&cli.Float64Flag{Name: "step-us", Value: 10, Usage: "simulated microseconds between progress updates and queue samples"},
+			&cli.StringFlag{Name: "cpuprofile", Usage: "write a pprof CPU profile of the simulation to `FILE`"},
 		},
 		Action: runScenario,
 	}
@@ -65,6 +67,17 @@ func runScenario(c *cli.Context) error {
 	limit := rtlmodel.Forever
 	if sc.MaxTimeUS > 0 {
 		limit = rtlmodel.Time(sc.MaxTimeUS) * rtlmodel.Microsecond
+	}
+	if path := c.String("cpuprofile"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 	bar := newProgress("flows", len(r.Flows))
 	start := time.Now()
