@@ -72,4 +72,5 @@ func NewEvaluator(name string) (Evaluator, error) {
 func init() {
 	Register("budget", func() Evaluator { return budgetEvaluator{} })
 	Register("incast", func() Evaluator { return incastEvaluator{} })
+	Register("scenario", func() Evaluator { return scenarioEvaluator{} })
 }

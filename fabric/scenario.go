@@ -3,10 +3,15 @@ package fabric
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fabricmodel/fabricmodel/nic400g"
 )
 
 // Scenario is one run: a topology, the devices' parameters, a workload and
@@ -92,6 +97,10 @@ func DefaultScenario() (*Scenario, error) {
 	return ParseScenario("default_scenario.yaml", defaultScenario)
 }
 
+// DefaultScenarioYAML returns the embedded default scenario's text, for
+// tools that edit it before parsing.
+func DefaultScenarioYAML() []byte { return bytes.Clone(defaultScenario) }
+
 // LoadScenario reads a scenario file.
 func LoadScenario(path string) (*Scenario, error) {
 	data, err := os.ReadFile(path)
@@ -129,5 +138,26 @@ func (s *Scenario) Validate() error {
 	if s.Workload.Kind != "csv" && s.Workload.Kind != "background" && s.Workload.Bytes == 0 {
 		return fmt.Errorf("workload.bytes: a flow needs at least one byte")
 	}
-	return nil
+	if _, err := s.switchConfig(); err != nil {
+		return err
+	}
+	return s.NIC.validate()
+}
+
+// validate checks the NIC keys by name, so a misspelt value is an error
+// rather than the default.
+func (n ScenarioNIC) validate() error {
+	if n.CC != "" && !slices.Contains(nic400g.CCNames, n.CC) {
+		return fmt.Errorf("nic.cc %q: one of %s", n.CC, strings.Join(nic400g.CCNames, ", "))
+	}
+	oneOf := func(key, v string, allowed ...string) error {
+		if v != "" && !slices.Contains(allowed, v) {
+			return fmt.Errorf("nic.%s %q: one of %s", key, v, strings.Join(allowed, ", "))
+		}
+		return nil
+	}
+	return errors.Join(
+		oneOf("paths", n.Paths, "fixed", "spray", "pathaware"),
+		oneOf("stack", n.Stack, "roce-ipv4", "roce-ipv6", "ib", "uet"),
+		oneOf("recovery", n.Recovery, "sr", "gbn"))
 }

@@ -3,6 +3,7 @@ package fabric
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
@@ -52,4 +53,26 @@ func TestDefaultScenarioIsDeterministic(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, json.NewEncoder(&b).Encode(runScenario(t, s)))
 	require.NotEqual(t, string(out[0]), b.String(), "another seed, another permutation")
+}
+
+// A misspelt device value is an error when the file is read, not a
+// silent default when the run is built.
+func TestScenarioRejectsUnknownDeviceValues(t *testing.T) {
+	base := "name: x\ntopology:\n  kind: leafspine\n  leaves: 2\n  spines: 1\n  hosts_per_leaf: 2\nworkload:\n  kind: permutation\n  bytes: 10\n"
+	for _, c := range []struct{ extra, want string }{
+		{"switch:\n  lb: hashing\n", "hashing"},
+		{"switch:\n  pfc_classes: [9]\n", "class 9"},
+		{"nic:\n  cc: reno\n", "reno"},
+		{"nic:\n  stack: roce_ipv6\n", "roce_ipv6"},
+		{"nic:\n  recovery: gobackn\n", "gobackn"},
+		{"nic:\n  paths: ecmp\n", "ecmp"},
+	} {
+		_, err := ParseScenario("s.yaml", []byte(base+c.extra))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want an error naming %q", c.extra, err, c.want)
+		}
+	}
+	if _, err := ParseScenario("s.yaml", []byte(base+"nic:\n  cc: hpcc\n  stack: uet\n  recovery: gbn\n  paths: spray\n")); err != nil {
+		t.Errorf("valid NIC keys: %v", err)
+	}
 }

@@ -1,0 +1,209 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/fabricmodel/fabricmodel/fabric"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// scenarioEvaluator runs a fabric scenario (fabric.Run) with the point's
+// values written into it. A parameter is any scenario key as a dotted path
+// (switch.ecn.kmin_bytes, nic.cc, topology.leaves, workload.bytes,
+// switch.pfc_classes) whose value is YAML ("[0, 3]" for a list); the
+// parameter "scenario" names the file the values are written into, the
+// embedded default scenario when absent. The edited scenario is decoded as
+// strictly as a scenario file. The point's seed is the scenario's seed
+// unless a "seed" parameter sets it.
+type scenarioEvaluator struct{}
+
+// scenarioFileParam names the scenario file a point starts from.
+const scenarioFileParam = "scenario"
+
+// scenarioStep is the simulated time between cancellation checks.
+const scenarioStep = 10 * rtlmodel.Microsecond
+
+// scenarioLimit stops a point whose scenario sets no max_time_us.
+const scenarioLimit = 100 * rtlmodel.Millisecond
+
+// Params lists the file parameter and examples of key paths.
+func (scenarioEvaluator) Params() [][3]string {
+	return [][3]string{
+		{scenarioFileParam, "path", "scenario file the other values are written into (default: the embedded default scenario)"},
+		{"KEY.KEY...", "", "any scenario key as a dotted path, value in YAML; e.g. the ones below"},
+		{"switch.lb", "", "perflow, spray, roundrobin, random or dlb"},
+		{"switch.buffer_bytes", "B", "shared buffer per switch"},
+		{"switch.ecn.kmin_bytes", "B", "ECN marking threshold"},
+		{"switch.trimming", "", "true or false"},
+		{"nic.cc", "", "congestion control algorithm"},
+		{"nic.paths", "", "fixed, spray or pathaware"},
+		{"topology.spines", "", "spine switches of a leaf-spine"},
+		{"workload.bytes", "B", "bytes per flow"},
+		{"max_time_us", "us", "stop the run at this simulated time"},
+	}
+}
+
+// Metrics lists what a fabric run reports (fabric.Results).
+func (scenarioEvaluator) Metrics() []Metric {
+	return []Metric{
+		{"completed_fraction", "", "flows completed over flows"},
+		{"jct_us", "us", "longest job completion time"},
+		{"fct_p50_us", "us", "median flow completion time"},
+		{"fct_p99_us", "us", "99th percentile flow completion time"},
+		{"fct_max_us", "us", "longest flow completion time"},
+		{"goodput_gbps", "Gb/s", "all flows' bytes over first doorbell to last completion"},
+		{"link_util_mean", "", "mean link utilisation"},
+		{"link_util_max", "", "busiest link's utilisation"},
+		{"max_queue_bytes", "B", "most buffer any switch held"},
+		{"pfc_frames", "", "PFC pause frames sent"},
+		{"ecn_marks", "", "packets ECN-marked"},
+		{"trims", "", "packets trimmed to their headers"},
+		{"drops", "", "packets dropped"},
+		{"retransmits", "", "packets retransmitted"},
+	}
+}
+
+// scenario writes params into the base scenario and decodes the result.
+func (scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, error) {
+	name, data := "default_scenario.yaml", fabric.DefaultScenarioYAML()
+	if file, ok := lookup(params, scenarioFileParam); ok {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		name, data = file, b
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s: want a mapping of scenario keys", name)
+	}
+	var set []string
+	for _, a := range params {
+		if a.Name == scenarioFileParam {
+			continue
+		}
+		if err := setPath(doc.Content[0], a.Name, a.Value); err != nil {
+			return nil, fmt.Errorf("%s: %w", a.Name, err)
+		}
+		set = append(set, a.Name+"="+a.Value)
+	}
+	out, err := yaml.Marshal(&doc)
+	if err != nil {
+		return nil, err
+	}
+	label := name
+	if len(set) > 0 {
+		label += " with " + strings.Join(set, ", ")
+	}
+	return fabric.ParseScenario(label, out)
+}
+
+// setPath replaces (or adds) the value at a dotted key path in a mapping
+// with value read as YAML.
+func setPath(root *yaml.Node, path, value string) error {
+	var v yaml.Node
+	if err := yaml.Unmarshal([]byte(value), &v); err != nil {
+		return fmt.Errorf("value %q: %w", value, err)
+	}
+	if len(v.Content) != 1 {
+		return fmt.Errorf("value %q: empty", value)
+	}
+	keys := strings.Split(path, ".")
+	n := root
+	for i, k := range keys {
+		if k == "" {
+			return fmt.Errorf("empty key in the path")
+		}
+		if n.Kind != yaml.MappingNode {
+			return fmt.Errorf("%s is not a mapping", strings.Join(keys[:i], "."))
+		}
+		var child *yaml.Node
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			if n.Content[j].Value == k {
+				child = n.Content[j+1]
+			}
+		}
+		last := i == len(keys)-1
+		if child == nil {
+			child = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, child)
+		}
+		if last {
+			*child = *v.Content[0]
+		}
+		n = child
+	}
+	return nil
+}
+
+// Check builds the scenario the values describe without running it.
+func (e scenarioEvaluator) Check(params []Assignment) error {
+	_, err := e.scenario(params)
+	return err
+}
+
+// Evaluate runs the scenario until every flow completes, max_time_us, or
+// 100 ms of simulated time, whichever is first.
+func (e scenarioEvaluator) Evaluate(ctx context.Context, params []Assignment, seed uint64) (map[string]float64, error) {
+	s, err := e.scenario(params)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := lookup(params, "seed"); !ok {
+		s.Seed = seed
+	}
+	r, err := fabric.NewRun(s)
+	if err != nil {
+		return nil, err
+	}
+	limit := scenarioLimit
+	if s.MaxTimeUS > 0 {
+		limit = rtlmodel.Time(s.MaxTimeUS) * rtlmodel.Microsecond
+	}
+	for until := scenarioStep; ; until += scenarioStep {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		done, err := r.Step(min(until, limit))
+		if err != nil {
+			return nil, err
+		}
+		if done || until >= limit {
+			break
+		}
+	}
+	res := r.Results()
+	jct := 0.0
+	if len(res.JobTimesNS) > 0 {
+		jct = slices.Max(res.JobTimesNS)
+	}
+	completed := 0.0
+	if res.Flows > 0 {
+		completed = float64(res.Completed) / float64(res.Flows)
+	}
+	return map[string]float64{
+		"completed_fraction": completed,
+		"jct_us":             jct / 1e3,
+		"fct_p50_us":         res.FCTP50NS / 1e3,
+		"fct_p99_us":         res.FCTP99NS / 1e3,
+		"fct_max_us":         res.FCTMaxNS / 1e3,
+		"goodput_gbps":       res.GoodputGbps,
+		"link_util_mean":     res.LinkUtilMean,
+		"link_util_max":      res.LinkUtilMax,
+		"max_queue_bytes":    float64(res.MaxQueueBytes),
+		"pfc_frames":         float64(res.PFCFrames),
+		"ecn_marks":          float64(res.ECNMarks),
+		"trims":              float64(res.Trims),
+		"drops":              float64(res.Drops),
+		"retransmits":        float64(res.Retransmits),
+	}, nil
+}

@@ -1,0 +1,89 @@
+package explore
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// small shrinks the default scenario to 4 hosts and 256 KiB flows.
+var small = []Assignment{
+	{"topology.leaves", "2"}, {"topology.spines", "2"}, {"topology.hosts_per_leaf", "2"},
+	{"workload.bytes", "262144"},
+}
+
+func TestScenarioEvaluatorChecksKeysStrictly(t *testing.T) {
+	var e scenarioEvaluator
+	require.NoError(t, e.Check(append(small, Assignment{"switch.pfc_classes", "[0, 3]"}, Assignment{"switch.ecn.kmin_bytes", "50000"})))
+	err := e.Check([]Assignment{{"switch.ecn.kmn_bytes", "5"}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "kmn_bytes")
+	err = e.Check([]Assignment{{"workload.bytes.low", "5"}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "workload.bytes is not a mapping")
+	err = e.Check([]Assignment{{"switch.lb", "hashing"}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "hashing")
+	err = e.Check([]Assignment{{"nic.mtu", "[1"}})
+	require.Error(t, err)
+	err = e.Check([]Assignment{{scenarioFileParam, filepath.Join(t.TempDir(), "absent.yaml")}})
+	require.Error(t, err)
+}
+
+// Each point is a whole fabric run: the values reach the model (a spine
+// count or load-balancing mode changes what it measures) and one seed
+// gives one answer.
+func TestScenarioEvaluatorRunsTheFabric(t *testing.T) {
+	var e scenarioEvaluator
+	ctx := context.Background()
+	perflow, err := e.Evaluate(ctx, append(small, Assignment{"switch.lb", "perflow"}), 3)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, perflow["completed_fraction"])
+	assert.Greater(t, perflow["goodput_gbps"], 100.0)
+	assert.Greater(t, perflow["jct_us"], 0.0)
+	assert.GreaterOrEqual(t, perflow["jct_us"], perflow["fct_max_us"]-1e-9)
+	again, err := e.Evaluate(ctx, append(small, Assignment{"switch.lb", "perflow"}), 3)
+	require.NoError(t, err)
+	assert.Equal(t, perflow, again)
+	spray, err := e.Evaluate(ctx, append(small, Assignment{"switch.lb", "spray"}, Assignment{"nic.paths", "spray"}), 3)
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, spray["completed_fraction"])
+	assert.NotEqual(t, perflow, spray)
+	// A run cut short by max_time_us reports the flows it completed.
+	cut, err := e.Evaluate(ctx, append(small, Assignment{"max_time_us", "5"}), 3)
+	require.NoError(t, err)
+	assert.Less(t, cut["completed_fraction"], 1.0)
+}
+
+func TestScenarioSweepParses(t *testing.T) {
+	s, err := ParseSweep([]byte(`
+name: lb
+evaluator: scenario
+seed: 1
+base:
+  topology.leaves: 2
+  switch.pfc_classes: "[0]"
+design: {kind: grid}
+parameters:
+  - {name: switch.lb, values: [perflow, spray, dlb]}
+  - {name: switch.ecn.kmin_bytes, values: [50000, 200000]}
+metrics: [jct_us, goodput_gbps]
+`))
+	require.NoError(t, err)
+	pts, err := s.Points()
+	require.NoError(t, err)
+	assert.Len(t, pts, 6)
+	_, err = ParseSweep([]byte(`
+name: lb
+evaluator: scenario
+design: {kind: grid}
+parameters:
+  - {name: switch.lbx, values: [perflow]}
+metrics: [jct_us]
+`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "lbx")
+}
