@@ -19,8 +19,9 @@ import (
 // switch.pfc_classes) whose value is YAML ("[0, 3]" for a list); the
 // parameter "scenario" names the file the values are written into, the
 // embedded default scenario when absent. The edited scenario is decoded as
-// strictly as a scenario file. The point's seed is the scenario's seed
-// unless a "seed" parameter sets it.
+// strictly as a scenario file. Every point keeps the scenario's seed, so
+// all points see the same traffic and differ only by the swept values;
+// sweep "seed" as a parameter to average over traffic draws.
 type scenarioEvaluator struct{}
 
 // scenarioFileParam names the scenario file a point starts from.
@@ -153,13 +154,10 @@ func (e scenarioEvaluator) Check(params []Assignment) error {
 
 // Evaluate runs the scenario until every flow completes, max_time_us, or
 // 100 ms of simulated time, whichever is first.
-func (e scenarioEvaluator) Evaluate(ctx context.Context, params []Assignment, seed uint64) (map[string]float64, error) {
+func (e scenarioEvaluator) Evaluate(ctx context.Context, params []Assignment, _ uint64) (map[string]float64, error) {
 	s, err := e.scenario(params)
 	if err != nil {
 		return nil, err
-	}
-	if _, ok := lookup(params, "seed"); !ok {
-		s.Seed = seed
 	}
 	r, err := fabric.NewRun(s)
 	if err != nil {

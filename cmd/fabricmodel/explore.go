@@ -224,6 +224,9 @@ func exploreReport(c *cli.Context) error {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(plots, path)
 		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
 		if err := explore.Plot(res, p, path); err != nil {
 			return err
 		}
