@@ -130,7 +130,7 @@ func (e *Engine) wakeFor(cs *compState, t Time) {
 	if cs.activeAt == t {
 		return
 	}
-	e.heap.push(wakeEntry{t: t, dom: cs.dom.index, ord: cs.order, cs: cs})
+	e.heap.push(newWake(t, cs.dom.index, cs.order, cs))
 }
 
 // fail records the first internal error; the run stops after this edge.
@@ -167,7 +167,7 @@ func (e *Engine) start() {
 	}
 	for _, d := range e.domains {
 		for _, cs := range d.comps {
-			e.heap.push(wakeEntry{t: d.phase, dom: d.index, ord: cs.order, cs: cs})
+			e.heap.push(newWake(d.phase, d.index, cs.order, cs))
 		}
 	}
 }
@@ -246,7 +246,7 @@ func (e *Engine) dueAt(d *Domain, t Time) bool {
 	if len(d.active) > 0 && d.lastEdge+d.period == t {
 		return true
 	}
-	return e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().dom == d.index
+	return e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().dom() == d.index
 }
 
 // runEdge evaluates then commits everything due in domain d at time t.
@@ -274,7 +274,7 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 			d.nextActive = append(d.nextActive, cs)
 			cs.activeAt = t + d.period
 		default:
-			e.heap.push(wakeEntry{t: d.EdgeTime(uint64(w)), dom: d.index, ord: cs.order, cs: cs})
+			e.heap.push(newWake(d.EdgeTime(uint64(w)), d.index, cs.order, cs))
 		}
 	}
 	e.commitAll()
@@ -298,9 +298,9 @@ func (e *Engine) collect(d *Domain, t Time) []*compState {
 		act = d.active
 	}
 	i := 0
-	for e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().dom == d.index {
+	for e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().dom() == d.index {
 		w := e.heap.pop()
-		for i < len(act) && act[i].order < w.ord {
+		for i < len(act) && act[i].order < w.ord() {
 			list = appendOnce(list, act[i])
 			i++
 		}

@@ -1,26 +1,34 @@
 package rtlmodel
 
-// wakeEntry asks for comp to be evaluated at the edge at time t.
+// wakeEntry asks for cs to be evaluated at the edge at time t of domain
+// dom; key packs (domain, registration order) so the heap compares two
+// words.
 type wakeEntry struct {
 	t   Time
-	dom int
-	ord int
+	key uint64
 	cs  *compState
 }
 
-func (a *wakeEntry) before(b *wakeEntry) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	if a.dom != b.dom {
-		return a.dom < b.dom
-	}
-	return a.ord < b.ord
+// newWake builds the entry for cs at t.
+func newWake(t Time, dom, ord int, cs *compState) wakeEntry {
+	return wakeEntry{t: t, key: uint64(dom)<<32 | uint64(uint32(ord)), cs: cs}
 }
 
-// wakeHeap is a binary min-heap ordered by (time, domain, registration
-// order). Equal keys are the same request and are dropped when popped, so
-// the order of pushes never shows in the order of pops.
+// dom is the entry's domain index.
+func (a *wakeEntry) dom() int { return int(a.key >> 32) }
+
+// ord is the component's registration order.
+func (a *wakeEntry) ord() int { return int(uint32(a.key)) }
+
+func (a *wakeEntry) before(b *wakeEntry) bool {
+	return a.t < b.t || (a.t == b.t && a.key < b.key)
+}
+
+// wakeHeap is a 4-ary min-heap ordered by (time, domain, registration
+// order): half the levels of a binary heap, and a node's children share a
+// cache line. Equal keys are the same request and are dropped when popped,
+// so neither the order of pushes nor the heap's shape shows in the order
+// of pops.
 type wakeHeap struct{ s []wakeEntry }
 
 func (h *wakeHeap) len() int { return len(h.s) }
@@ -29,38 +37,49 @@ func (h *wakeHeap) top() *wakeEntry { return &h.s[0] }
 
 func (h *wakeHeap) push(e wakeEntry) {
 	h.s = append(h.s, e)
-	i := len(h.s) - 1
+	s := h.s
+	i := len(s) - 1
 	for i > 0 {
-		p := (i - 1) / 2
-		if !h.s[i].before(&h.s[p]) {
+		p := (i - 1) / 4
+		if !e.before(&s[p]) {
 			break
 		}
-		h.s[i], h.s[p] = h.s[p], h.s[i]
+		s[i] = s[p]
 		i = p
 	}
+	s[i] = e
 }
 
 func (h *wakeHeap) pop() wakeEntry {
-	top := h.s[0]
-	n := len(h.s) - 1
-	h.s[0] = h.s[n]
-	h.s[n] = wakeEntry{}
-	h.s = h.s[:n]
+	s := h.s
+	top := s[0]
+	n := len(s) - 1
+	last := s[n]
+	s[n] = wakeEntry{}
+	s = s[:n]
+	h.s = s
+	if n == 0 {
+		return top
+	}
 	i := 0
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 4*i + 1
+		if c >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < n && h.s[r].before(&h.s[l]) {
-			m = r
+		m := c
+		end := min(c+4, n)
+		for j := c + 1; j < end; j++ {
+			if s[j].before(&s[m]) {
+				m = j
+			}
 		}
-		if !h.s[m].before(&h.s[i]) {
+		if !s[m].before(&last) {
 			break
 		}
-		h.s[i], h.s[m] = h.s[m], h.s[i]
+		s[i] = s[m]
 		i = m
 	}
+	s[i] = last
 	return top
 }

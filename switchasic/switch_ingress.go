@@ -49,7 +49,9 @@ func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			ip.accept(ip.ports[i], f)
 		}
 		if !took {
-			break
+			// A whole pass found every input empty at this edge; a
+			// later arrival wakes the pipe.
+			return rtlmodel.Never
 		}
 	}
 	for _, l := range ip.in {
