@@ -89,4 +89,20 @@ metrics: [jct_us]
 `))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "lbx")
+	// Base values that only make sense together (a fat tree and its k).
+	_, err = ParseSweep([]byte(`
+name: ft
+evaluator: scenario
+base:
+  topology.kind: fattree
+  topology.k: 4
+  topology.leaves: 0
+  topology.spines: 0
+  topology.hosts_per_leaf: 0
+design: {kind: grid}
+parameters:
+  - {name: workload.bytes, values: [65536]}
+metrics: [jct_us]
+`))
+	require.NoError(t, err)
 }

@@ -149,11 +149,6 @@ func (s *Sweep) check() error {
 	if err != nil {
 		return err
 	}
-	for i, a := range s.base {
-		if err := ev.Check([]Assignment{a}); err != nil {
-			return fmt.Errorf("line %d: base: %w", s.baseLine[i], err)
-		}
-	}
 	switch s.Design.Kind {
 	case "grid":
 	case "random", "lhs":
@@ -211,6 +206,14 @@ func (s *Sweep) check() error {
 	}
 	for _, p := range pts {
 		if err := ev.Check(append(slicesClone(s.base), p.Params...)); err != nil {
+			// Base values are checked with the points, since one may
+			// need another (a fat tree's kind and its k); a value wrong
+			// on its own is reported at its line.
+			for i, a := range s.base {
+				if err := ev.Check([]Assignment{a}); err != nil {
+					return fmt.Errorf("line %d: base: %w", s.baseLine[i], err)
+				}
+			}
 			return fmt.Errorf("point %s: %w", p.ID, err)
 		}
 	}
