@@ -167,17 +167,8 @@ func (e scenarioEvaluator) Evaluate(ctx context.Context, params []Assignment, _ 
 	if s.MaxTimeUS > 0 {
 		limit = rtlmodel.Time(s.MaxTimeUS) * rtlmodel.Microsecond
 	}
-	for until := scenarioStep; ; until += scenarioStep {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		done, err := r.Step(min(until, limit))
-		if err != nil {
-			return nil, err
-		}
-		if done || until >= limit {
-			break
-		}
+	if err := r.Complete(ctx, scenarioStep, limit, nil); err != nil {
+		return nil, err
 	}
 	res := r.Results()
 	jct := 0.0

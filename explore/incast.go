@@ -175,7 +175,7 @@ func RunIncast(ctx context.Context, c IncastConfig, seed uint64) (IncastResult, 
 			last = max(last, cq.Visible)
 		}
 		wr := nic400g.WorkRequest{QP: 1, Dst: uint32(c.Senders), DestQP: uint32(1 + i), Bytes: c.Bytes, Posted: start}
-		if err := addPoster(s.Engine, s.NICs[i], []nic400g.WorkRequest{wr}); err != nil {
+		if err := fabric.AddPoster(s.Engine, s.NICs[i], s.NICs[i].Host(), []nic400g.WorkRequest{wr}); err != nil {
 			return res, err
 		}
 	}

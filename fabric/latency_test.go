@@ -1,7 +1,6 @@
 package fabric
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/fabricmodel/fabricmodel/nic400g"
@@ -12,39 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// poster is a CPU posting work requests to one NIC at given times.
-type poster struct {
-	h    *rtlmodel.Handle
-	out  *rtlmodel.Link[nic400g.WorkRequest]
-	host nic400g.HostSide
-	wrs  []nic400g.WorkRequest
-	next int
-}
-
-func (p *poster) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
-	for p.next < len(p.wrs) && p.wrs[p.next].Posted <= edge.Time && p.out.CanSend() {
-		wr := p.wrs[p.next]
-		p.out.SendAt(wr, p.host.Doorbell(wr.Posted, wr.Inline))
-		p.next++
-	}
-	if p.next < len(p.wrs) {
-		d := p.h.Domain()
-		return rtlmodel.Wake(d.CycleAt(d.FirstEdgeAtOrAfter(max(p.wrs[p.next].Posted, edge.Time+1))))
-	}
-	return rtlmodel.Never
-}
-
+// addPoster is AddPoster that fails the test on an error.
 func addPoster(t testing.TB, e *rtlmodel.Engine, n *nic400g.NIC, host nic400g.HostSide, wrs []nic400g.WorkRequest) {
-	id := n.Config().ID
-	dom, err := e.AddDomain(fmt.Sprintf("cpu%d", id), 1000, 0)
-	require.NoError(t, err)
-	p := &poster{host: host, wrs: wrs}
-	p.h, err = e.Add(dom, fmt.Sprintf("cpu%d/poster", id), p)
-	require.NoError(t, err)
-	p.out, err = rtlmodel.NewLink[nic400g.WorkRequest](fmt.Sprintf("cpu%d>nic", id), p.h, n.Handle(),
-		rtlmodel.LinkConfig{Latency: 1, Width: 64})
-	require.NoError(t, err)
-	n.ConnectDoorbells(p.out)
+	t.Helper()
+	require.NoError(t, AddPoster(e, n, host, wrs))
 }
 
 // NIC, switch, NIC: a 64 B inline RDMA WRITE from the doorbell to the CQE

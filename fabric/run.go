@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -200,6 +201,36 @@ func (r *Run) Step(until rtlmodel.Time) (bool, error) {
 	err := r.Cluster.Engine.Run(until)
 	r.sample()
 	return r.sched.doneN == len(r.Flows), err
+}
+
+// Complete steps the run by step until every flow completes or the
+// simulated time reaches limit (0: the scenario's max_time_us, or no
+// limit), calling progress after each step. ctx is checked between steps.
+func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress func(done int)) error {
+	if step == 0 {
+		return fmt.Errorf("step must be positive")
+	}
+	if limit == 0 {
+		limit = rtlmodel.Forever
+		if r.Scenario.MaxTimeUS > 0 {
+			limit = rtlmodel.Time(r.Scenario.MaxTimeUS) * rtlmodel.Microsecond
+		}
+	}
+	for until := step; ; until += step {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		done, err := r.Step(min(until, limit))
+		if progress != nil {
+			progress(r.Done())
+		}
+		if err != nil {
+			return err
+		}
+		if done || until >= limit {
+			return nil
+		}
+	}
 }
 
 // Done returns how many flows have completed.

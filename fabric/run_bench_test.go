@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"context"
 	"runtime"
 	"testing"
 
@@ -30,15 +31,11 @@ func BenchmarkRunDefaultScenario(b *testing.B) {
 		}
 		runtime.ReadMemStats(&ms)
 		before := ms.Mallocs
-		done := false
-		for t := rtlmodel.Time(0); !done; {
-			t += 10 * rtlmodel.Microsecond
-			if done, err = r.Step(t); err != nil {
-				b.Fatal(err)
-			}
-			if t > 10*rtlmodel.Millisecond {
-				b.Fatalf("default scenario not complete after %v: %d of %d flows", t, r.Done(), len(r.Flows))
-			}
+		if err := r.Complete(context.Background(), 10*rtlmodel.Microsecond, 10*rtlmodel.Millisecond, nil); err != nil {
+			b.Fatal(err)
+		}
+		if r.Done() != len(r.Flows) {
+			b.Fatalf("default scenario: %d of %d flows complete after 10 ms", r.Done(), len(r.Flows))
 		}
 		runtime.ReadMemStats(&ms)
 		mallocs += ms.Mallocs - before

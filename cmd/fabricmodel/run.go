@@ -64,10 +64,6 @@ func runScenario(c *cli.Context) error {
 	if step == 0 {
 		return fmt.Errorf("--step-us must be positive")
 	}
-	limit := rtlmodel.Forever
-	if sc.MaxTimeUS > 0 {
-		limit = rtlmodel.Time(sc.MaxTimeUS) * rtlmodel.Microsecond
-	}
 	if path := c.String("cpuprofile"); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
@@ -81,19 +77,12 @@ func runScenario(c *cli.Context) error {
 	}
 	bar := newProgress("flows", len(r.Flows))
 	start := time.Now()
-	for until := step; ; until += step {
-		done, err := r.Step(min(until, limit))
-		bar.set(r.Done())
-		if err != nil {
-			bar.done()
-			return err
-		}
-		if done || until >= limit {
-			break
-		}
-	}
+	err = r.Complete(c.Context, step, 0, bar.set)
 	wall := time.Since(start)
 	bar.done()
+	if err != nil {
+		return err
+	}
 	res := r.Results()
 	printResults(c.App.Writer, res)
 	if err := writeOutputs(c, res); err != nil {

@@ -1,4 +1,4 @@
-package explore
+package fabric
 
 import (
 	"fmt"
@@ -31,14 +31,15 @@ func (p *poster) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	return rtlmodel.Never
 }
 
-// addPoster connects a 1 GHz CPU posting wrs to NIC n.
-func addPoster(e *rtlmodel.Engine, n *nic400g.NIC, wrs []nic400g.WorkRequest) error {
+// AddPoster connects a 1 GHz CPU to NIC n that rings a doorbell for each
+// of wrs (in order) at its Posted time, with host's MMIO timing.
+func AddPoster(e *rtlmodel.Engine, n *nic400g.NIC, host nic400g.HostSide, wrs []nic400g.WorkRequest) error {
 	id := n.Config().ID
 	dom, err := e.AddDomain(fmt.Sprintf("cpu%d", id), 1000, 0)
 	if err != nil {
 		return err
 	}
-	p := &poster{host: n.Host(), wrs: wrs}
+	p := &poster{host: host, wrs: wrs}
 	if p.h, err = e.Add(dom, fmt.Sprintf("cpu%d/poster", id), p); err != nil {
 		return err
 	}
