@@ -22,13 +22,28 @@ type Run struct {
 }
 
 // NewRun builds the scenario's fabric and workload.
-func NewRun(s *Scenario) (*Run, error) {
+func NewRun(s *Scenario) (*Run, error) { return NewRunMode(s, EngineMode{}) }
+
+// EngineMode selects the kernel's checking modes for a run. Neither may
+// change a result: a run in either mode gives the same JSON as a plain
+// run, which is how idle skipping is shown exact on a whole fabric.
+type EngineMode struct {
+	// AlwaysTick evaluates every component at every edge of its clock.
+	AlwaysTick bool
+	// ShuffleSeed, when not 0, evaluates the components due at an edge in
+	// an order drawn from it instead of registration order.
+	ShuffleSeed uint64
+}
+
+// NewRunMode is NewRun with the kernel in the given mode.
+func NewRunMode(s *Scenario, mode EngineMode) (*Run, error) {
 	swCfg, err := s.switchConfig()
 	if err != nil {
 		return nil, err
 	}
 	nicCfg := func(i int) nic400g.Config { return s.nicConfig(i) }
-	opts := rtlmodel.Options{Seed: s.Seed, WatchdogCycles: 50_000_000}
+	opts := rtlmodel.Options{Seed: s.Seed, WatchdogCycles: 50_000_000, AlwaysTick: mode.AlwaysTick,
+		ShuffleEval: mode.ShuffleSeed != 0, ShuffleSeed: mode.ShuffleSeed}
 	topo := s.Topology.TopologyConfig
 	topo.Switch = swCfg
 	c, err := Build(topo, nicCfg, opts)

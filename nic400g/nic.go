@@ -240,7 +240,12 @@ func (n *NIC) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 // nextWake is the next edge with work: more to send now, the next timer,
 // or the next frame leaving the receive pipeline.
 func (n *NIC) nextWake(edge rtlmodel.Edge) rtlmodel.Wake {
-	if (len(n.ctrl) > 0 || (len(n.ring) > n.ringAt && n.pauseUntil <= edge.Time)) && n.out.CanSendBytes(maxFrameBytes) {
+	// The same tests as transmit, on credits alone: the frame sent at this
+	// edge used the link's width, not the next edge's.
+	if len(n.ctrl) > 0 && n.out.Credits() >= int(n.ctrl[0].FrameBytes) {
+		return edge.Next()
+	}
+	if len(n.ctrl) == 0 && len(n.ring) > n.ringAt && n.pauseUntil <= edge.Time && n.out.Credits() >= maxFrameBytes {
 		return edge.Next()
 	}
 	next := rtlmodel.Forever
@@ -248,7 +253,7 @@ func (n *NIC) nextWake(edge rtlmodel.Edge) rtlmodel.Wake {
 		next = n.pauseUntil
 	}
 	if n.timers.len() > 0 {
-		next = n.timers.top().at
+		next = min(next, n.timers.top().at)
 	}
 	if n.rxHead < len(n.rxq) {
 		next = min(next, n.rxq[n.rxHead].ready)

@@ -35,6 +35,8 @@ func runCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Usage: "override the scenario's seed"},
 			&cli.Float64Flag{Name: "step-us", Value: 10, Usage: "simulated microseconds between progress updates and queue samples"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a pprof CPU profile of the simulation to `FILE`"},
+			&cli.BoolFlag{Name: "always-tick", Usage: "evaluate every component at every clock edge (slow; the results must not change)"},
+			&cli.Uint64Flag{Name: "shuffle-seed", Usage: "evaluate the components of each edge in an order drawn from `SEED` (the results must not change)"},
 		},
 		Action: runScenario,
 	}
@@ -55,7 +57,7 @@ func runScenario(c *cli.Context) error {
 		sc.Seed = c.Uint64("seed")
 	}
 	build := time.Now()
-	r, err := fabric.NewRun(sc)
+	r, err := fabric.NewRunMode(sc, fabric.EngineMode{AlwaysTick: c.Bool("always-tick"), ShuffleSeed: c.Uint64("shuffle-seed")})
 	if err != nil {
 		return err
 	}
