@@ -65,6 +65,7 @@ type compState struct {
 	lastCycle uint64 // cycle of the last Eval
 	lastTime  Time   // time of the last Eval (to drop duplicate wakes)
 	activeAt  Time   // the edge for which it is in its domain's active list
+	timer     int32  // index of its plan in the engine's timer heap, -1 for none
 	rng       *RNG
 }
 

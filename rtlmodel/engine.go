@@ -36,7 +36,8 @@ type Engine struct {
 	nextID  int
 	started bool
 
-	heap    wakeHeap
+	heap    wakeHeap  // wakes asked for by links and handles
+	timers  timerHeap // each component's own plan (the Wake its Eval returned)
 	now     Time
 	dirty   []stateElem
 	scratch []*compState
@@ -111,7 +112,7 @@ func (e *Engine) Add(d *Domain, path string, c Component) (*Handle, error) {
 		return nil, fmt.Errorf("component %q registered twice", path)
 	}
 	e.paths[path] = true
-	cs := &compState{comp: c, path: path, dom: d, order: len(e.comps)}
+	cs := &compState{comp: c, path: path, dom: d, order: len(e.comps), timer: -1}
 	cs.handle = &Handle{e: e, cs: cs}
 	e.comps = append(e.comps, cs)
 	d.comps = append(d.comps, cs)
@@ -177,6 +178,9 @@ func (e *Engine) nextTime() Time {
 	t := Forever
 	if e.heap.len() > 0 {
 		t = e.heap.top().t
+	}
+	if e.timers.len() > 0 {
+		t = min(t, e.timers.top().t)
 	}
 	busy := t != Forever
 	for _, d := range e.domains {
@@ -246,7 +250,10 @@ func (e *Engine) dueAt(d *Domain, t Time) bool {
 	if len(d.active) > 0 && d.lastEdge+d.period == t {
 		return true
 	}
-	return e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().dom() == d.index
+	if e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().dom() == d.index {
+		return true
+	}
+	return e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().dom() == d.index
 }
 
 // runEdge evaluates then commits everything due in domain d at time t.
@@ -270,11 +277,13 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 		cs.evaluated, cs.lastCycle, cs.lastTime = true, cycle, t
 		switch {
 		case w == Never:
+			e.timers.remove(cs)
 		case uint64(w) <= cycle+1:
 			d.nextActive = append(d.nextActive, cs)
 			cs.activeAt = t + d.period
+			e.timers.remove(cs)
 		default:
-			e.heap.push(newWake(d.EdgeTime(uint64(w)), d.index, cs.order, cs))
+			e.timers.set(newWake(d.EdgeTime(uint64(w)), d.index, cs.order, cs))
 		}
 	}
 	e.commitAll()
@@ -290,7 +299,7 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 }
 
 // collect returns the components due in d at t in registration order,
-// draining the heap entries for (t, d).
+// draining the wake and timer entries for (t, d).
 func (e *Engine) collect(d *Domain, t Time) []*compState {
 	list := e.scratch[:0]
 	var act []*compState
@@ -298,8 +307,22 @@ func (e *Engine) collect(d *Domain, t Time) []*compState {
 		act = d.active
 	}
 	i := 0
-	for e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().dom() == d.index {
-		w := e.heap.pop()
+	key := uint64(d.index) << 32
+	for {
+		fromHeap := e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().key>>32 == key>>32
+		fromTimers := e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().key>>32 == key>>32
+		var w wakeEntry
+		switch {
+		case fromHeap && (!fromTimers || e.heap.top().key <= e.timers.top().key):
+			w = e.heap.pop()
+		case fromTimers:
+			w = e.timers.pop()
+		default:
+			w.cs = nil
+		}
+		if w.cs == nil {
+			break
+		}
 		for i < len(act) && act[i].order < w.ord() {
 			list = appendOnce(list, act[i])
 			i++

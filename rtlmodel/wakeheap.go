@@ -83,3 +83,103 @@ func (h *wakeHeap) pop() wakeEntry {
 	s[i] = last
 	return top
 }
+
+// timerHeap holds each component's own plan: the Wake its last Eval
+// returned. A component has at most one entry (compState.timer is its
+// index, -1 for none), so a plan that a later Eval replaced leaves nothing
+// behind; with one entry per sleeping component the heap stays as small
+// as the model, where a heap of every plan ever made grows with the
+// longest timer (a retransmission timeout re-armed at every Eval).
+type timerHeap struct{ s []wakeEntry }
+
+func (h *timerHeap) len() int { return len(h.s) }
+
+func (h *timerHeap) top() *wakeEntry { return &h.s[0] }
+
+// place puts w at index i and records the index in its component.
+func (h *timerHeap) place(i int, w wakeEntry) {
+	h.s[i] = w
+	w.cs.timer = int32(i)
+}
+
+// set plans w.cs for w, replacing its earlier plan.
+func (h *timerHeap) set(w wakeEntry) {
+	i := int(w.cs.timer)
+	if i < 0 {
+		h.s = append(h.s, w)
+		h.up(len(h.s)-1, w)
+		return
+	}
+	old := h.s[i]
+	if w.before(&old) {
+		h.up(i, w)
+	} else {
+		h.down(i, w)
+	}
+}
+
+// remove drops cs's plan, if it has one.
+func (h *timerHeap) remove(cs *compState) {
+	i := int(cs.timer)
+	if i < 0 {
+		return
+	}
+	cs.timer = -1
+	n := len(h.s) - 1
+	last := h.s[n]
+	h.s[n] = wakeEntry{}
+	h.s = h.s[:n]
+	if i == n {
+		return
+	}
+	if last.before(&h.s[i]) {
+		h.up(i, last)
+	} else {
+		h.down(i, last)
+	}
+}
+
+// pop removes and returns the earliest plan.
+func (h *timerHeap) pop() wakeEntry {
+	top := h.s[0]
+	h.remove(top.cs)
+	return top
+}
+
+// up moves w from the hole at i towards the root.
+func (h *timerHeap) up(i int, w wakeEntry) {
+	s := h.s
+	for i > 0 {
+		p := (i - 1) / 4
+		if !w.before(&s[p]) {
+			break
+		}
+		h.place(i, s[p])
+		i = p
+	}
+	h.place(i, w)
+}
+
+// down moves w from the hole at i towards the leaves.
+func (h *timerHeap) down(i int, w wakeEntry) {
+	s := h.s
+	n := len(s)
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		for j := c + 1; j < min(c+4, n); j++ {
+			if s[j].before(&s[m]) {
+				m = j
+			}
+		}
+		if !s[m].before(&w) {
+			break
+		}
+		h.place(i, s[m])
+		i = m
+	}
+	h.place(i, w)
+}

@@ -67,3 +67,50 @@ func TestWakeHeapPopsInKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// The timer heap keeps one plan per component: setting a plan replaces the
+// earlier one, removing drops it, and pops come in (time, domain, order)
+// order, checked against a plain map of plans under random operations.
+func TestTimerHeapKeepsOnePlanPerComponent(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	comps := make([]*compState, 40)
+	for i := range comps {
+		comps[i] = &compState{order: i, timer: -1}
+	}
+	var h timerHeap
+	plans := map[*compState]wakeEntry{}
+	for step := 0; step < 20000; step++ {
+		cs := comps[r.IntN(len(comps))]
+		switch r.IntN(4) {
+		case 0, 1:
+			w := newWake(Time(r.IntN(100)), r.IntN(3), cs.order, cs)
+			h.set(w)
+			plans[cs] = w
+		case 2:
+			h.remove(cs)
+			delete(plans, cs)
+		case 3:
+			if h.len() == 0 {
+				continue
+			}
+			got := h.pop()
+			for _, w := range plans {
+				if w.before(&got) {
+					t.Fatalf("step %d: popped %v while %v is earlier", step, got, w)
+				}
+			}
+			if plans[got.cs] != got {
+				t.Fatalf("step %d: popped %v, the component's plan is %v", step, got, plans[got.cs])
+			}
+			delete(plans, got.cs)
+		}
+		if h.len() != len(plans) {
+			t.Fatalf("step %d: %d entries for %d plans", step, h.len(), len(plans))
+		}
+		for i, w := range h.s {
+			if int(w.cs.timer) != i {
+				t.Fatalf("step %d: entry %d records index %d", step, i, w.cs.timer)
+			}
+		}
+	}
+}
