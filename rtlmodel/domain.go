@@ -17,6 +17,7 @@ type Domain struct {
 	lastCycle  uint64       // its cycle number
 	ticked     bool         // whether any edge was processed
 	edgeCount  uint64       // edges processed (for stats)
+	activeSlot int          // index in the engine's activeDoms, -1 when not there
 }
 
 // Name returns the domain's name.

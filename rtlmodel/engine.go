@@ -36,14 +36,16 @@ type Engine struct {
 	nextID  int
 	started bool
 
-	heap    wakeHeap  // wakes asked for by links and handles
-	timers  timerHeap // each component's own plan (the Wake its Eval returned)
-	now     Time
-	dirty   []stateElem
-	scratch []*compState
-	shuffle *RNG
-	err     error
-	stop    bool
+	activeDoms []*Domain // domains with a non-empty active list, any order
+	dueScratch []*Domain
+	heap       wakeHeap  // wakes asked for by links and handles
+	timers     timerHeap // each component's own plan (the Wake its Eval returned)
+	now        Time
+	dirty      []stateElem
+	scratch    []*compState
+	shuffle    *RNG
+	err        error
+	stop       bool
 
 	progress     uint64
 	progressTime Time
@@ -93,7 +95,7 @@ func (e *Engine) AddDomain(name string, period, phase Time) (*Domain, error) {
 			return nil, fmt.Errorf("clock domain %q registered twice", name)
 		}
 	}
-	d := &Domain{name: name, period: period, phase: phase, index: len(e.domains)}
+	d := &Domain{name: name, period: period, phase: phase, index: len(e.domains), activeSlot: -1}
 	e.domains = append(e.domains, d)
 	return d, nil
 }
@@ -183,11 +185,9 @@ func (e *Engine) nextTime() Time {
 		t = min(t, e.timers.top().t)
 	}
 	busy := t != Forever
-	for _, d := range e.domains {
-		if len(d.active) > 0 {
-			busy = true
-			t = min(t, d.lastEdge+d.period)
-		}
+	for _, d := range e.activeDoms {
+		busy = true
+		t = min(t, d.lastEdge+d.period)
 	}
 	if !busy || !e.opts.AlwaysTick {
 		return t
@@ -227,16 +227,70 @@ func (e *Engine) Run(until Time) error {
 			return e.deadlock(fmt.Sprintf("no progress for %d cycles", e.opts.WatchdogCycles))
 		}
 		e.now = t
-		for _, d := range e.domains {
-			if e.dueAt(d, t) {
-				e.runEdge(d, t)
-				if e.err != nil {
-					return e.err
+		if e.opts.AlwaysTick {
+			for _, d := range e.domains {
+				if e.dueAt(d, t) {
+					e.runEdge(d, t)
+					if e.err != nil {
+						return e.err
+					}
 				}
 			}
+			continue
+		}
+		if err := e.runDue(t); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// runDue runs, in domain order, the edges at t of the domains with work:
+// those whose active list is due and those with wakes or plans at t. It
+// looks at those domains only, not at every domain of the engine.
+func (e *Engine) runDue(t Time) error {
+	due := e.dueScratch[:0]
+	for _, d := range e.activeDoms {
+		if d.lastEdge+d.period == t {
+			due = append(due, d)
+		}
+	}
+	slices.SortFunc(due, func(a, b *Domain) int { return a.index - b.index })
+	e.dueScratch = due
+	for i := 0; ; {
+		d := e.wakeDomainAt(t)
+		if i < len(due) && (d == nil || due[i].index <= d.index) {
+			if d == due[i] {
+				d = nil
+			}
+			d, i = due[i], i+1
+		}
+		if d == nil {
+			return nil
+		}
+		e.runEdge(d, t)
+		if e.err != nil {
+			return e.err
+		}
+	}
+}
+
+// wakeDomainAt returns the first domain (by index) with a wake or a plan
+// at t, or nil.
+func (e *Engine) wakeDomainAt(t Time) *Domain {
+	idx := -1
+	if e.heap.len() > 0 && e.heap.top().t == t {
+		idx = e.heap.top().dom()
+	}
+	if e.timers.len() > 0 && e.timers.top().t == t {
+		if j := e.timers.top().dom(); idx < 0 || j < idx {
+			idx = j
+		}
+	}
+	if idx < 0 {
+		return nil
+	}
+	return e.domains[idx]
 }
 
 // dueAt reports whether domain d has an edge with work at time t.
@@ -291,10 +345,27 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 		slices.SortFunc(d.nextActive, func(a, b *compState) int { return a.order - b.order })
 	}
 	d.active, d.nextActive = d.nextActive, d.active
+	e.noteActive(d)
 	d.lastEdge, d.lastCycle, d.ticked = t, cycle, true
 	d.edgeCount++
 	if e.hooks.edge != nil {
 		e.hooks.fireEdge(d, cycle, t)
+	}
+}
+
+// noteActive keeps activeDoms, the domains with a non-empty active list,
+// up to date after an edge of d.
+func (e *Engine) noteActive(d *Domain) {
+	switch {
+	case len(d.active) > 0 && d.activeSlot < 0:
+		d.activeSlot = len(e.activeDoms)
+		e.activeDoms = append(e.activeDoms, d)
+	case len(d.active) == 0 && d.activeSlot >= 0:
+		last := e.activeDoms[len(e.activeDoms)-1]
+		e.activeDoms[d.activeSlot] = last
+		last.activeSlot = d.activeSlot
+		e.activeDoms = e.activeDoms[:len(e.activeDoms)-1]
+		d.activeSlot = -1
 	}
 }
 

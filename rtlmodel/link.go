@@ -73,7 +73,23 @@ type Link[T any] struct {
 	Format func(T) string
 
 	size func(T) int // byte credits: an item's cost; nil: one credit per item
+
+	arrivals, credits *Watch // told of deliveries and credit returns; nil: nobody
+	arrIdx, credIdx   int
+	arrLast           Time // the last arrival time reported
 }
+
+// WatchArrivals reports every delivery on this link to w under index idx,
+// at the receiver edge where the item becomes visible. Only the receiver
+// uses w.
+func (l *Link[T]) WatchArrivals(w *Watch, idx int) {
+	l.arrivals, l.arrIdx, l.arrLast = w, idx, Forever
+}
+
+// WatchCredits reports every credit return on this link to w under index
+// idx, at the sender edge where the credits become usable. Only the sender
+// uses w.
+func (l *Link[T]) WatchCredits(w *Watch, idx int) { l.credits, l.credIdx = w, idx }
 
 // NewLink connects from (sender) to to (receiver). It is an error for a
 // credit pool to be smaller than the round trip it must cover,
@@ -353,6 +369,10 @@ func (l *Link[T]) commit(e *Engine) {
 				l.wakeAt = at
 				e.wakeFor(l.to.cs, at)
 			}
+			if l.arrivals != nil && at != l.arrLast {
+				l.arrLast = at
+				l.arrivals.add(at, l.arrIdx)
+			}
 		}
 		l.transfers.v += uint64(n)
 		e.noteProgress(uint64(n))
@@ -364,6 +384,9 @@ func (l *Link[T]) commit(e *Engine) {
 			at = tx.FirstEdgeAfter(e.now) + Time(l.cfg.CreditLatency-1)*tx.period
 		}
 		l.returns.push(creditReturn{at: at, n: l.stagedRet})
+		if l.credits != nil {
+			l.credits.add(at, l.credIdx)
+		}
 		e.noteProgress(uint64(l.stagedRet))
 		l.stagedRet = 0
 		if at != l.creditWake {

@@ -1,0 +1,74 @@
+package rtlmodel
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A Watch reports each delivery at the receiver edge where the item becomes
+// visible and each credit return at the sender edge where it can be spent,
+// in (time, index) order, and never before: at the reported edge Peek
+// sees the item, and Credits shows the returned credit.
+func TestWatchReportsDeliveriesAndCreditsWhenVisible(t *testing.T) {
+	for _, tick := range []bool{false, true} {
+		e, ds := newTestEngine(t, Options{AlwaysTick: tick}, 800, 625)
+		var arrivals, credits Watch
+		var links [3]*Link[int]
+		var log []string
+		sender := fn(func(ed Edge) Wake {
+			for {
+				i, ok := credits.Next(ed.Time)
+				if !ok {
+					break
+				}
+				log = append(log, fmt.Sprintf("credit %d at %d: %d held", i, ed.Time, links[i].Credits()))
+			}
+			if ed.Cycle == 2 {
+				for _, l := range links {
+					l.Send(int(ed.Cycle))
+				}
+			}
+			if ed.Cycle < 2 {
+				return Wake(2)
+			}
+			return Never
+		})
+		receiver := fn(func(ed Edge) Wake {
+			for {
+				i, ok := arrivals.Next(ed.Time)
+				if !ok {
+					break
+				}
+				v, seen := links[i].Recv()
+				log = append(log, fmt.Sprintf("arrival %d at %d: %d %v", i, ed.Time, v, seen))
+			}
+			return Never
+		})
+		hs, err := e.Add(ds[0], "tx", sender)
+		require.NoError(t, err)
+		hr, err := e.Add(ds[1], "rx", receiver)
+		require.NoError(t, err)
+		for i := range links {
+			links[i], err = NewLink[int](fmt.Sprintf("l%d", i), hs, hr, LinkConfig{Latency: uint64(3 - i), Width: 1,
+				Credits: 8, CreditLatency: uint64(1 + i)})
+			require.NoError(t, err)
+			links[i].WatchArrivals(&arrivals, i)
+			links[i].WatchCredits(&credits, i)
+		}
+		require.NoError(t, e.Run(20000))
+		// Sent at 1600 ps; the receiver's edges are 625 ps apart: latency 1
+		// is its edge at 1875, 2 at 2500, 3 at 3125. A credit comes back at
+		// the first sender edge after the receiver's, plus its latency - 1
+		// sender cycles: l2 at 2400+1600, l1 at 3200+800, l0 at 3200.
+		require.Equal(t, []string{
+			"arrival 2 at 1875: 2 true",
+			"arrival 1 at 2500: 2 true",
+			"arrival 0 at 3125: 2 true",
+			"credit 0 at 3200: 8 held",
+			"credit 1 at 4000: 8 held",
+			"credit 2 at 4000: 8 held",
+		}, log, "always-tick %v", tick)
+	}
+}
