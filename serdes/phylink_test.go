@@ -284,7 +284,7 @@ func TestSerializerCeilTimeMatchesRationals(t *testing.T) {
 	for _, g := range []LaneGroup{1, 2, 4, 8} {
 		s := NewSerializer(g.MACRate())
 		for _, n := range []uint64{1, 8, 64 * 8, 4178 * 8, 9216 * 8, 123457} {
-			require.Equal(t, ceilPS(g.MACRate().SerialTime(n)), s.ceilTime(n), "%v %d bits", g, n)
+			require.Equal(t, ceilPS(g.MACRate().SerialTime(n)), s.CeilTime(n), "%v %d bits", g, n)
 		}
 	}
 }

@@ -121,9 +121,9 @@ func (s *Serializer) Advance(nbits uint64) uint64 {
 	return ps
 }
 
-// ceilTime returns the time to serialise nbits from a bit boundary, rounded
+// CeilTime returns the time to serialise nbits from a bit boundary, rounded
 // up to whole picoseconds, without touching the carried remainder.
-func (s *Serializer) ceilTime(nbits uint64) rtlmodel.Time {
+func (s *Serializer) CeilTime(nbits uint64) rtlmodel.Time {
 	hi, lo := bits.Mul64(nbits, s.k)
 	var c uint64
 	lo, c = bits.Add64(lo, s.num-1, 0)

@@ -175,7 +175,7 @@ func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel
 	if tail > 0 {
 		if whole {
 			start = max(start, tail)
-		} else if ser := w.ser.ceilTime((w.pre + uint64(frameBytes)) * 8); tail > ser {
+		} else if ser := w.ser.CeilTime((w.pre + uint64(frameBytes)) * 8); tail > ser {
 			start = max(start, tail-ser)
 		}
 	}

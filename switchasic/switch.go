@@ -27,6 +27,9 @@ type Switch struct {
 	fwd   *ForwardingTable
 	lb    *Balancer
 	tm    *TrafficManager
+	// pauseSer times PFC pause quanta at each port's MAC rate (made on
+	// first use, so a pause costs no allocation)
+	pauseSer []*serdes.Serializer
 
 	dropsByReason map[DropReason]*rtlmodel.Counter
 }
@@ -46,6 +49,7 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*S
 	sw := &Switch{cfg: cfg, path: path, e: e, dom: dom, pool: pool, ports: cfg.Plan.Ports(),
 		dropsByReason: map[DropReason]*rtlmodel.Counter{}}
 	n := len(sw.ports)
+	sw.pauseSer = make([]*serdes.Serializer, n)
 	if sw.tm, err = NewTrafficManager(cfg.TM, cfg.Seed); err != nil {
 		return nil, err
 	}
@@ -73,7 +77,7 @@ func (sw *Switch) buildMMU(n int) error {
 	st := sw.e.Stats()
 	p := sw.path + "/mmu"
 	m := &mmu{sw: sw, tm: sw.tm, trim: sw.tm.Config().Trim, q: make([][8]pktQueue, n), pausedUntil: make([][8]rtlmodel.Time, n),
-		pfcPending: make([]uint8, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64),
+		pfcPending: make([]uint8, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64), parked: make([]uint64, (n+63)/64),
 		enq: st.Counter(p+"/enqueued", "packets", "packets admitted"), deq: st.Counter(p+"/dequeued", "packets", "packets sent to egress"),
 		trims: st.Counter(p+"/trimmed", "packets", "packets trimmed to their headers"), marks: st.Counter(p+"/ecn_marked", "packets", "packets marked CE"),
 		drops:   st.Counter(p+"/dropped", "packets", "packets dropped by admission"),
@@ -148,6 +152,7 @@ func (sw *Switch) buildTx(n int) error {
 		if err != nil {
 			return err
 		}
+		in.WatchCredits(&sw.mmu.watch, i)
 		phy.Connect(in, nil) // AttachTx adds the wire to the neighbour
 		sw.mmu.out = append(sw.mmu.out, in)
 		sw.tx = append(sw.tx, phy)
@@ -185,8 +190,10 @@ func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*packet.Desc]) (*rtlmodel.
 	if err != nil {
 		return nil, err
 	}
+	l.WatchArrivals(&pipe.watch, len(pipe.in))
 	pipe.ports = append(pipe.ports, i)
 	pipe.in = append(pipe.in, l)
+	pipe.ready = pipeline.NewBits(len(pipe.in))
 	return l, nil
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
 )
 
 // ECN codepoints in the low two bits of the IPv4 TOS / IPv6 traffic class.
@@ -93,6 +94,8 @@ func (sw *Switch) pfcFrame(xoff, xon uint8) *packet.Desc {
 // pauseTime is quanta × 512 bit times at port i's MAC rate, rounded up
 // (FACTS 2.7: a quantum is 512 bit times).
 func (sw *Switch) pauseTime(i int, quanta uint16) rtlmodel.Time {
-	t := sw.ports[i].Lanes.MACRate().SerialTime(uint64(quanta) * 512)
-	return rtlmodel.Time((t.Num() + t.Den() - 1) / t.Den())
+	if sw.pauseSer[i] == nil {
+		sw.pauseSer[i] = serdes.NewSerializer(sw.ports[i].Lanes.MACRate())
+	}
+	return sw.pauseSer[i].CeilTime(uint64(quanta) * 512)
 }

@@ -1,7 +1,10 @@
 package switchasic
 
 import (
+	"math/bits"
+
 	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/pipeline"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 	"github.com/fabricmodel/fabricmodel/serdes"
 )
@@ -20,6 +23,8 @@ type ingressPipe struct {
 	out   *rtlmodel.Link[*packet.Desc]
 	ppc   int
 	rr    int
+	watch rtlmodel.Watch // deliveries on in
+	ready pipeline.Bits  // inputs that may hold a delivered frame
 
 	frame packet.RoCEv2
 	key   packet.FlowKey
@@ -31,21 +36,40 @@ type ingressPipe struct {
 	pfc       *rtlmodel.Counter
 }
 
-// Eval moves up to PacketsPerCycle frames into the pipeline.
+// Eval moves up to PacketsPerCycle frames into the pipeline. It looks only
+// at inputs with frames delivered (the ready mask, fed by the inputs'
+// watch), in the same round-robin order a scan of every input takes.
 func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
+	for {
+		i, ok := ip.watch.Next(edge.Time)
+		if !ok {
+			break
+		}
+		ip.ready.Set(i)
+	}
 	budget := ip.ppc
 	n := len(ip.in)
 	for budget > 0 && ip.out.CanSend() {
 		took := false
 		for k := 0; k < n && budget > 0 && ip.out.CanSend(); k++ {
-			i := (ip.rr + k) % n
+			i := ip.rr + k
+			if i >= n {
+				i -= n
+			}
+			if !ip.ready.Has(i) {
+				continue
+			}
 			f, ok := ip.in[i].Recv()
 			if !ok {
+				ip.ready.Clear(i)
 				continue
 			}
 			took = true
 			budget--
-			ip.rr = (i + 1) % n
+			ip.rr = i + 1
+			if ip.rr == n {
+				ip.rr = 0
+			}
 			ip.accept(ip.ports[i], f)
 		}
 		if !took {
@@ -54,9 +78,14 @@ func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			return rtlmodel.Never
 		}
 	}
-	for _, l := range ip.in {
-		if _, ok := l.Peek(); ok {
-			return edge.Next()
+	for w, word := range ip.ready {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &^= 1 << uint(b)
+			if _, ok := ip.in[w<<6|b].Peek(); ok {
+				return edge.Next()
+			}
+			ip.ready.Clear(w<<6 | b)
 		}
 	}
 	return rtlmodel.Never

@@ -30,6 +30,11 @@ type mmu struct {
 	pfcPending []uint8  // bit c: XOFF for class c pending
 	pfcXon     []uint8  // bit c: XON pending
 	work       []uint64 // bit p: port p has queued packets or PFC frames
+	// parked    bit p: port p waits for credits from its PHY; a credit
+	// return (watch) or new work for the port unparks it
+	parked  []uint64
+	watch   rtlmodel.Watch
+	newWork bool // markWork ran since the serving scan began
 
 	enq, deq, trims, marks *rtlmodel.Counter
 	drops                  *rtlmodel.Counter
@@ -81,7 +86,16 @@ func (q *pktQueue) pop() *packet.Desc {
 	return p
 }
 
-func (m *mmu) markWork(port int) { m.work[port>>6] |= 1 << uint(port&63) }
+// markWork notes that port has something to send; anything new for a port
+// also ends its wait for credits, since a smaller frame may fit.
+func (m *mmu) markWork(port int) {
+	m.work[port>>6] |= 1 << uint(port&63)
+	m.parked[port>>6] &^= 1 << uint(port&63)
+	m.newWork = true
+}
+
+// park stops serving port until credits come back or it gets new work.
+func (m *mmu) park(port int) { m.parked[port>>6] |= 1 << uint(port&63) }
 
 // Eval admits arrivals, then serves every port with work and a free PHY.
 func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
@@ -98,13 +112,24 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			m.admit(p, now)
 		}
 	}
+	for {
+		port, ok := m.watch.Next(now)
+		if !ok {
+			break
+		}
+		m.parked[port>>6] &^= 1 << uint(port&63)
+	}
 	next := rtlmodel.Forever
 	busy := false
+	m.newWork = false
 	for w := range m.work {
 		word := m.work[w]
 		for word != 0 {
 			b := bits.TrailingZeros64(word)
 			word &^= 1 << uint(b)
+			if m.parked[w]&(1<<uint(b)) != 0 {
+				continue
+			}
 			port := w<<6 | b
 			if m.serve(port, now) {
 				busy = true
@@ -114,7 +139,9 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			}
 		}
 	}
-	if busy {
+	if busy || m.newWork {
+		// a port given work while the others were served (a PFC resume
+		// the buffer released) is served at the next edge
 		return edge.Next()
 	}
 	if next != rtlmodel.Forever {
@@ -180,6 +207,7 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 	out := m.out[port]
 	if m.pfcPending[port] != 0 || m.pfcXon[port] != 0 {
 		if !out.CanSendBytes(pfcFrameBytes) {
+			m.park(port)
 			return false
 		}
 		out.Send(m.sw.pfcFrame(m.pfcPending[port], m.pfcXon[port]))
@@ -196,7 +224,8 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 	}
 	q := &m.q[port][c]
 	if !out.Fits(q.front()) {
-		return false // a credit return wakes the MMU
+		m.park(port) // a credit return wakes the MMU and unparks the port
+		return false
 	}
 	if sh := m.shapers[port]; sh != nil {
 		size := uint64(q.front().FrameBytes)
