@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/pipeline"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 	"github.com/fabricmodel/fabricmodel/serdes"
 )
@@ -50,13 +51,11 @@ type NIC struct {
 
 	store  *QPStore
 	cache  *QPCache
-	qps    []*qpState // nil for idle QPs
-	ring   []uint32   // active QPs waiting for a transmit turn
-	ringAt int
-	ctrl   []*packet.Desc // ACK/NAK/CNP frames waiting to go, before data
+	qps    []*qpState             // nil for idle QPs
+	ring   pipeline.Queue[uint32] // active QPs waiting for a transmit turn
+	ctrl   []*packet.Desc         // ACK/NAK/CNP frames waiting to go, before data
 	timers timerHeap
-	rxq    []rxItem // frames in the receive pipeline
-	rxHead int
+	rxq    pipeline.Queue[rxItem] // frames in the receive pipeline
 	np     *NotificationPoint
 	ackEv  AckEvent         // the event handed to congestion control, reused
 	pacer  *RecvCreditPacer // EQDS receiver's pull pacer (CC "eqds"), else nil
@@ -202,20 +201,11 @@ func (n *NIC) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			if !ok {
 				break
 			}
-			n.rxq = append(n.rxq, rxItem{ready: now + rtlmodel.Time(n.cfg.RxCycles)*n.dom.Period(), f: f})
+			n.rxq.Push(rxItem{ready: now + rtlmodel.Time(n.cfg.RxCycles)*n.dom.Period(), f: f})
 		}
 	}
-	for n.rxHead < len(n.rxq) && n.rxq[n.rxHead].ready <= now {
-		it := n.rxq[n.rxHead]
-		n.rxq[n.rxHead] = rxItem{}
-		n.rxHead++
-		n.receive(it.f, now)
-	}
-	if n.rxHead == len(n.rxq) {
-		n.rxq, n.rxHead = n.rxq[:0], 0
-	} else if n.rxHead > 64 && 2*n.rxHead > len(n.rxq) {
-		// under steady traffic the pipeline never empties: reuse the front
-		n.rxq, n.rxHead = n.rxq[:copy(n.rxq, n.rxq[n.rxHead:])], 0
+	for n.rxq.Len() > 0 && n.rxq.Front().ready <= now {
+		n.receive(n.rxq.Pop().f, now)
 	}
 	if n.doorbells != nil {
 		for {
@@ -245,18 +235,18 @@ func (n *NIC) nextWake(edge rtlmodel.Edge) rtlmodel.Wake {
 	if len(n.ctrl) > 0 && n.out.Credits() >= int(n.ctrl[0].FrameBytes) {
 		return edge.Next()
 	}
-	if len(n.ctrl) == 0 && len(n.ring) > n.ringAt && n.pauseUntil <= edge.Time && n.out.Credits() >= maxFrameBytes {
+	if len(n.ctrl) == 0 && n.ring.Len() > 0 && n.pauseUntil <= edge.Time && n.out.Credits() >= maxFrameBytes {
 		return edge.Next()
 	}
 	next := rtlmodel.Forever
-	if len(n.ring) > n.ringAt && n.pauseUntil > edge.Time {
+	if n.ring.Len() > 0 && n.pauseUntil > edge.Time {
 		next = n.pauseUntil
 	}
 	if n.timers.len() > 0 {
 		next = min(next, n.timers.top().at)
 	}
-	if n.rxHead < len(n.rxq) {
-		next = min(next, n.rxq[n.rxHead].ready)
+	if n.rxq.Len() > 0 {
+		next = min(next, n.rxq.Front().ready)
 	}
 	if n.pacer != nil {
 		next = min(next, n.pacer.NextEvent())

@@ -107,7 +107,7 @@ func (n *NIC) reconsider(q *qpState, now rtlmodel.Time) {
 	if ready {
 		if !q.inRing {
 			q.inRing = true
-			n.ring = append(n.ring, q.id)
+			n.ring.Push(q.id)
 		}
 	}
 	if q.cc != nil && (len(q.unacked) > 0 || q.segMsg() != nil || len(q.rsps) > 0) {

@@ -179,10 +179,8 @@ func (n *NIC) transmit(now rtlmodel.Time) {
 	if n.pauseUntil > now || !n.out.CanSendBytes(maxFrameBytes) {
 		return
 	}
-	for tries := 0; tries < 4 && n.ringAt < len(n.ring); tries++ {
-		id := n.ring[n.ringAt]
-		n.ringAt++
-		q := n.qps[id]
+	for tries := 0; tries < 4 && n.ring.Len() > 0; tries++ {
+		q := n.qps[n.ring.Pop()]
 		q.inRing = false
 		if !q.ctxValid && !n.needContext(q, now) {
 			continue
@@ -194,12 +192,6 @@ func (n *NIC) transmit(now rtlmodel.Time) {
 		n.sendOne(q, now)
 		n.reconsider(q, now)
 		break
-	}
-	if n.ringAt == len(n.ring) {
-		n.ring, n.ringAt = n.ring[:0], 0
-	} else if n.ringAt > 1024 && n.ringAt*2 > len(n.ring) {
-		k := copy(n.ring, n.ring[n.ringAt:])
-		n.ring, n.ringAt = n.ring[:k], 0
 	}
 }
 

@@ -90,6 +90,9 @@ type DescMeta struct {
 // Header returns the header bytes.
 func (d *Desc) Header() []byte { return d.Hdr[:d.HdrLen] }
 
+// descSlab is how many descriptors an empty pool makes at once.
+const descSlab = 256
+
 // DescPool recycles descriptors.
 type DescPool struct {
 	free []*Desc
@@ -105,7 +108,14 @@ func (pl *DescPool) Get() *Desc {
 		pl.free = pl.free[:n-1]
 		*d = Desc{}
 	} else {
-		d = &Desc{}
+		// an empty pool grows by a slab, not by one descriptor: a model
+		// whose packets in flight reach a new high allocates once per
+		// slab, not once per packet
+		slab := make([]Desc, descSlab)
+		for i := len(slab) - 1; i > 0; i-- {
+			pl.free = append(pl.free, &slab[i])
+		}
+		d = &slab[0]
 	}
 	pl.next++
 	d.ID = pl.next
