@@ -66,6 +66,7 @@ type compState struct {
 	lastTime  Time   // time of the last Eval (to drop duplicate wakes)
 	activeAt  Time   // the edge for which it is in its domain's active list
 	timer     int32  // index of its plan in the engine's timer heap, -1 for none
+	wokenAt   Time   // the time of its latest wake entry from a link
 	rng       *RNG
 }
 

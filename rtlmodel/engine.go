@@ -130,9 +130,12 @@ func (e *Engine) markDirty(s stateElem) { e.dirty = append(e.dirty, s) }
 // wakeFor asks for cs to be evaluated at time t (an edge of its domain),
 // unless it is already due then from its domain's active list.
 func (e *Engine) wakeFor(cs *compState, t Time) {
-	if cs.activeAt == t {
+	if cs.activeAt == t || cs.wokenAt == t {
 		return
 	}
+	// t is later than now, so an entry for it cannot have been taken yet:
+	// a second link delivering at t needs no second entry.
+	cs.wokenAt = t
 	e.heap.push(newWake(t, cs.dom.index, cs.order, cs))
 }
 

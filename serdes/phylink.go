@@ -107,6 +107,11 @@ func (p *PhyLink[T]) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		p.bad.Inc()
 	}
 	p.out.SendAt(RxFrame[T]{Frame: f, Timing: t}, t.Ready)
+	// The next frame can be taken once this one starts: sleep until then
+	// (an Eval in between would only say so again).
+	if next := edge.Time + d.Period(); p.lastStart > next+p.wire.cfg.TxLatency {
+		return rtlmodel.Wake(d.CycleAt(d.FirstEdgeAtOrAfter(p.lastStart - p.wire.cfg.TxLatency)))
+	}
 	return edge.Next()
 }
 
