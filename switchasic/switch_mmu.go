@@ -50,11 +50,13 @@ type mmu struct {
 	sampleTx   []uint64 // txBytes at the last sample
 }
 
-// pktQueue is a FIFO of packets.
+// pktQueue is a FIFO of packets. It keeps its head's size, so the
+// scheduler and the credit check need not read the head's descriptor.
 type pktQueue struct {
-	buf     []*packet.Desc
-	head, n int
-	bytes   uint64
+	buf       []*packet.Desc
+	head, n   int
+	bytes     uint64
+	headBytes uint32
 }
 
 func (q *pktQueue) push(p *packet.Desc) {
@@ -66,15 +68,11 @@ func (q *pktQueue) push(p *packet.Desc) {
 		q.buf, q.head = nb, 0
 	}
 	q.buf[(q.head+q.n)%len(q.buf)] = p
+	if q.n == 0 {
+		q.headBytes = p.FrameBytes
+	}
 	q.n++
 	q.bytes += uint64(p.FrameBytes)
-}
-
-func (q *pktQueue) front() *packet.Desc {
-	if q.n == 0 {
-		return nil
-	}
-	return q.buf[q.head]
 }
 
 func (q *pktQueue) pop() *packet.Desc {
@@ -83,6 +81,10 @@ func (q *pktQueue) pop() *packet.Desc {
 	q.head = (q.head + 1) % len(q.buf)
 	q.n--
 	q.bytes -= uint64(p.FrameBytes)
+	q.headBytes = 0
+	if q.n > 0 {
+		q.headBytes = q.buf[q.head].FrameBytes
+	}
 	return p
 }
 
@@ -223,12 +225,12 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 		return false
 	}
 	q := &m.q[port][c]
-	if !out.Fits(q.front()) {
+	if !out.CanSendBytes(int(q.headBytes)) {
 		m.park(port) // a credit return wakes the MMU and unparks the port
 		return false
 	}
 	if sh := m.shapers[port]; sh != nil {
-		size := uint64(q.front().FrameBytes)
+		size := uint64(q.headBytes)
 		if !sh.Conform(now, size) {
 			m.shapedUntil[port] = sh.NextConformTime(now, size)
 			return false
@@ -236,11 +238,7 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 		sh.Consume(now, size)
 	}
 	p := q.pop()
-	var nextHead uint32
-	if h := q.front(); h != nil {
-		nextHead = h.FrameBytes
-	}
-	m.sched[port].Served(c, p.FrameBytes, nextHead)
+	m.sched[port].Served(c, p.FrameBytes, q.headBytes)
 	if m.tm.Release(int(p.Ingress), port, c, int(p.FrameBytes)) {
 		m.pfcXon[p.Ingress] |= 1 << uint(c)
 		m.markWork(int(p.Ingress))
