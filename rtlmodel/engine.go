@@ -38,7 +38,7 @@ type Engine struct {
 
 	activeDoms []*Domain // domains with a non-empty active list, any order
 	dueScratch []*Domain
-	heap       wakeHeap  // wakes asked for by links and handles
+	heap       wakeWheel // wakes asked for by links and handles
 	timers     timerHeap // each component's own plan (the Wake its Eval returned)
 	now        Time
 	dirty      []stateElem
@@ -65,6 +65,7 @@ type stateElem interface {
 // NewEngine returns an empty engine.
 func NewEngine(opts Options) *Engine {
 	e := &Engine{opts: opts, paths: map[string]bool{}, stats: NewRegistry()}
+	e.heap.now, e.heap.head = &e.now, -1
 	e.shuffle = NewRNG(opts.ShuffleSeed, "engine/shuffle")
 	return e
 }
@@ -97,6 +98,9 @@ func (e *Engine) AddDomain(name string, period, phase Time) (*Domain, error) {
 	}
 	d := &Domain{name: name, period: period, phase: phase, index: len(e.domains), activeSlot: -1}
 	e.domains = append(e.domains, d)
+	if e.started && e.heap.grain != 0 && (period%e.heap.grain != 0 || phase%e.heap.grain != 0) {
+		e.heap.setGrain(0) // its edges fall between the wheel's slots
+	}
 	return d, nil
 }
 
@@ -171,11 +175,32 @@ func (e *Engine) start() {
 		}
 		e.watchdog = Time(e.opts.WatchdogCycles) * fastest
 	}
+	if !e.opts.AlwaysTick {
+		e.heap.setGrain(edgeGrain(e.domains))
+	}
 	for _, d := range e.domains {
 		for _, cs := range d.comps {
 			e.heap.push(newWake(d.phase, d.index, cs.order, cs))
 		}
 	}
+}
+
+// edgeGrain returns the largest time of which every edge of every domain is
+// a multiple (the greatest common divisor of periods and phases).
+func edgeGrain(domains []*Domain) Time {
+	var g Time
+	for _, d := range domains {
+		g = gcd(g, d.period)
+		g = gcd(g, d.phase)
+	}
+	return g
+}
+
+func gcd(a, b Time) Time {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // nextTime returns the next edge time at which some component is due.
