@@ -55,7 +55,6 @@ type NIC struct {
 	ring   pipeline.Queue[uint32] // active QPs waiting for a transmit turn
 	ctrl   []*packet.Desc         // ACK/NAK/CNP frames waiting to go, before data
 	timers timerHeap
-	rxq    pipeline.Queue[rxItem] // frames in the receive pipeline
 	np     *NotificationPoint
 	ackEv  AckEvent         // the event handed to congestion control, reused
 	pacer  *RecvCreditPacer // EQDS receiver's pull pacer (CC "eqds"), else nil
@@ -75,12 +74,6 @@ type NIC struct {
 	OnComplete func(Completion)
 
 	st nicStats
-}
-
-// rxItem is a frame in the receive pipeline until ready.
-type rxItem struct {
-	ready rtlmodel.Time
-	f     serdes.RxFrame[*packet.Desc]
 }
 
 // New registers a NIC under path with its own clock domain and PHY.
@@ -183,6 +176,9 @@ func (n *NIC) Store() *QPStore { return n.store }
 func (n *NIC) ConnectWire(tx, rx *rtlmodel.Link[serdes.RxFrame[*packet.Desc]]) {
 	n.phy.Connect(n.out, tx)
 	n.in = rx
+	// the receive pipeline (parse, QPC, translate, place) is the link's:
+	// a frame becomes visible when it leaves the pipeline
+	rx.DelayArrivals(n.cfg.RxCycles)
 }
 
 // ConnectCompletions sets the link requester completions (CQEs) go to the
@@ -201,11 +197,8 @@ func (n *NIC) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			if !ok {
 				break
 			}
-			n.rxq.Push(rxItem{ready: now + rtlmodel.Time(n.cfg.RxCycles)*n.dom.Period(), f: f})
+			n.receive(f, now)
 		}
-	}
-	for n.rxq.Len() > 0 && n.rxq.Front().ready <= now {
-		n.receive(n.rxq.Pop().f, now)
 	}
 	if n.doorbells != nil {
 		for {
@@ -244,9 +237,6 @@ func (n *NIC) nextWake(edge rtlmodel.Edge) rtlmodel.Wake {
 	}
 	if n.timers.len() > 0 {
 		next = min(next, n.timers.top().at)
-	}
-	if n.rxq.Len() > 0 {
-		next = min(next, n.rxq.Front().ready)
 	}
 	if n.pacer != nil {
 		next = min(next, n.pacer.NextEvent())

@@ -74,9 +74,19 @@ type Link[T any] struct {
 
 	size func(T) int // byte credits: an item's cost; nil: one credit per item
 
+	rxDelay Time // a receive pipeline every item crosses before it is visible
+
 	arrivals, credits *Watch // told of deliveries and credit returns; nil: nobody
 	arrIdx, credIdx   int
 	arrLast           Time // the last arrival time reported
+}
+
+// DelayArrivals makes every item visible cycles receiver cycles later than
+// the link would deliver it: a fixed receive pipeline the receiver would
+// otherwise model with a queue of its own (and one more Eval per item).
+// Call it before the run.
+func (l *Link[T]) DelayArrivals(cycles uint64) {
+	l.rxDelay = Time(cycles) * l.to.cs.dom.period
 }
 
 // WatchArrivals reports every delivery on this link to w under index idx,
@@ -359,6 +369,7 @@ func (l *Link[T]) commit(e *Engine) {
 			}
 			at = max(at, l.lastAt)
 			l.lastAt = at
+			at += l.rxDelay
 			l.q.push(flight[T]{at: at, item: f.item})
 			if e.hooks.transfer != nil {
 				e.hooks.fireTransfer(&TransferEvent{Link: l.name, From: l.from.cs.path, To: l.to.cs.path,
