@@ -22,44 +22,47 @@ const (
 // time. Descriptors come from a DescPool and go back to it, so a model's
 // steady state allocates nothing.
 type Desc struct {
-	ID   uint64
-	Kind Kind
-	// Hdr holds the frame's first HdrLen bytes (from the first link-layer
-	// byte on).
-	Hdr    [HeaderCap]byte
-	HdrLen uint16
-	// FrameBytes is the frame on the wire: link header to FCS (or VCRC).
-	FrameBytes uint32
-	// PFC frames: the classes paused (bit c) and their pause quanta.
-	PFCClasses uint8
-	PFCQuanta  [8]uint16
-
+	// The fields every hop reads come first, in one cache line with the
+	// ID: a switch touches a descriptor once per hop, long after the last
+	// hop, so each line it needs is a miss.
+	ID      uint64
+	Kind    Kind
+	Class   uint8 // set by a switch
+	Trimmed bool  // set by a switch
+	Marked  bool  // set by a switch
 	// HasINT marks a packet that collects HPCC in-band telemetry; every
 	// switch egress pushes a hop record onto INT (FACTS 2.2 [R15]). The
 	// sender counts the stack's bytes in FrameBytes.
 	HasINT bool
-	INT    INT
-
-	// Set by a switch.
-	Class   uint8
-	Ingress int32
-	Egress  int32
-	Trimmed bool
-	Marked  bool
-	// TailReady is when a cut-through switch's ingress decoded the frame's
-	// tail, and InLanes that ingress port's lane count.
-	TailReady uint64
-	InLanes   uint8
-
+	// InLanes is the lane count of the ingress port where a cut-through
+	// switch decoded the frame's tail, at TailReady.
+	InLanes uint8
+	HdrLen  uint16
+	// FrameBytes is the frame on the wire: link header to FCS (or VCRC).
+	FrameBytes uint32
+	Ingress    int32 // set by a switch
+	Egress     int32 // set by a switch
 	// Measurement, set by senders and switches (ps).
 	Src, Dst    uint32
-	Born        uint64
+	TailReady   uint64
 	FirstBitIn  uint64 // at the last switch's ingress SerDes
 	FirstBitOut uint64 // at the last switch's egress SerDes
+
+	// Hdr holds the frame's first HdrLen bytes (from the first link-layer
+	// byte on).
+	Hdr [HeaderCap]byte
+
+	Born uint64
+	// PFC frames: the classes paused (bit c) and their pause quanta.
+	PFCClasses uint8
+	PFCQuanta  [8]uint16
+	INT        INT
 
 	// Meta carries a model's own per-packet fields (for example the NIC's
 	// QP, PSN and payload offset) so it need not re-parse them.
 	Meta DescMeta
+
+	_ [descPad]byte // to a whole number of cache lines
 }
 
 // DescMeta is per-packet state a transport model attaches to a
@@ -89,6 +92,10 @@ type DescMeta struct {
 
 // Header returns the header bytes.
 func (d *Desc) Header() []byte { return d.Hdr[:d.HdrLen] }
+
+// descPad pads a descriptor to 448 bytes, 7 cache lines, so that in a slab
+// every descriptor starts a line (TestDescFillsWholeCacheLines).
+const descPad = 56
 
 // descSlab is how many descriptors an empty pool makes at once.
 const descSlab = 256
