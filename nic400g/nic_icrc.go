@@ -2,20 +2,9 @@ package nic400g
 
 import (
 	"encoding/binary"
-	"hash/crc32"
 
 	"github.com/fabricmodel/fabricmodel/packet"
 )
-
-// icrcZeros is where the modelled payload bytes come from. Descriptors
-// carry header bytes only (ARCHITECTURE "Fidelity"), so the ICRC (FACTS
-// 1.3) is computed over the real header bytes followed by a payload of
-// zeros of the packet's length (pad included), fed through the CRC a chunk
-// of this array at a time: no payload buffer is allocated. Sender and
-// receiver model the payload alike, so a flipped header byte shows as a
-// mismatch exactly as on real hardware; payload corruption is what the
-// PHY's FCS model catches.
-var icrcZeros [1024]byte
 
 // hasICRC reports whether the NIC seals and checks an ICRC: RoCEv2 and
 // native IB packets end with one, UET (FACTS 1.4) has none, and
@@ -25,9 +14,12 @@ func (n *NIC) hasICRC() bool { return n.cfg.Stack != UET && !n.cfg.NoICRC }
 // packetICRC returns the ICRC of the packet in d: over its headers from the
 // IP header (RoCEv2, with the LRH stand-in and masks of packet.RoCEv2ICRC)
 // or from the LRH (native IB, packet.IBICRC), then over zeros for the
-// payload and pad whose length the IP or LRH length field states. ok is
-// false when the headers do not parse or the length fields do not add up,
-// which a receiver treats as a failed check.
+// payload and pad whose length the IP or LRH length field states
+// (descriptors carry header bytes only, ARCHITECTURE "Fidelity"; sender and
+// receiver model the payload alike, so a flipped header byte shows as a
+// mismatch as on real hardware, and payload corruption is what the PHY's
+// FCS model catches). ok is false when the headers do not parse or the
+// length fields do not add up, which a receiver treats as a failed check.
 func (n *NIC) packetICRC(d *packet.Desc) (crc uint32, ok bool) {
 	h := d.Hdr[:d.HdrLen]
 	var body int
@@ -56,12 +48,7 @@ func (n *NIC) packetICRC(d *packet.Desc) (crc uint32, ok bool) {
 	if err != nil || body < 0 {
 		return 0, false
 	}
-	for body > 0 {
-		k := min(body, len(icrcZeros))
-		crc = crc32.Update(crc, crc32.IEEETable, icrcZeros[:k])
-		body -= k
-	}
-	return crc, true
+	return packet.CRC32ZeroExtend(crc, body), true
 }
 
 // sealICRC fills the ICRC of a packet the NIC built (Meta.ICRC).
