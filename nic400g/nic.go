@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/fabricmodel/fabricmodel/packet"
-	"github.com/fabricmodel/fabricmodel/pipeline"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 	"github.com/fabricmodel/fabricmodel/serdes"
 )
@@ -52,7 +51,7 @@ type NIC struct {
 	store  *QPStore
 	cache  *QPCache
 	qps    []*qpState             // nil for idle QPs
-	ring   pipeline.Queue[uint32] // active QPs waiting for a transmit turn
+	ring   rtlmodel.Queue[uint32] // active QPs waiting for a transmit turn
 	ctrl   []*packet.Desc         // ACK/NAK/CNP frames waiting to go, before data
 	timers timerHeap
 	np     *NotificationPoint
@@ -220,8 +219,9 @@ func (n *NIC) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	return n.nextWake(edge)
 }
 
-// nextWake is the next edge with work: more to send now, the next timer,
-// or the next frame leaving the receive pipeline.
+// nextWake is the next edge with work: more to send now, the end of a
+// pause, the next timer, pacer event or context read (frames leaving the
+// receive pipeline wake the NIC through its input link).
 func (n *NIC) nextWake(edge rtlmodel.Edge) rtlmodel.Wake {
 	// The same tests as transmit, on credits alone: the frame sent at this
 	// edge used the link's width, not the next edge's.

@@ -38,7 +38,7 @@ type Engine struct {
 
 	activeDoms []*Domain // domains with a non-empty active list, any order
 	dueScratch []*Domain
-	heap       wakeWheel // wakes asked for by links and handles
+	wakes      wakeWheel // wakes asked for by links and handles
 	timers     timerHeap // each component's own plan (the Wake its Eval returned)
 	now        Time
 	dirty      []stateElem
@@ -65,7 +65,7 @@ type stateElem interface {
 // NewEngine returns an empty engine.
 func NewEngine(opts Options) *Engine {
 	e := &Engine{opts: opts, paths: map[string]bool{}, stats: NewRegistry()}
-	e.heap.now, e.heap.head = &e.now, -1
+	e.wakes.now, e.wakes.head = &e.now, -1
 	e.shuffle = NewRNG(opts.ShuffleSeed, "engine/shuffle")
 	return e
 }
@@ -98,8 +98,8 @@ func (e *Engine) AddDomain(name string, period, phase Time) (*Domain, error) {
 	}
 	d := &Domain{name: name, period: period, phase: phase, index: len(e.domains), activeSlot: -1}
 	e.domains = append(e.domains, d)
-	if e.started && e.heap.grain != 0 && (period%e.heap.grain != 0 || phase%e.heap.grain != 0) {
-		e.heap.setGrain(0) // its edges fall between the wheel's slots
+	if e.started && e.wakes.grain != 0 && (period%e.wakes.grain != 0 || phase%e.wakes.grain != 0) {
+		e.wakes.setGrain(0) // its edges fall between the wheel's slots
 	}
 	return d, nil
 }
@@ -140,7 +140,7 @@ func (e *Engine) wakeFor(cs *compState, t Time) {
 	// t is later than now, so an entry for it cannot have been taken yet:
 	// a second link delivering at t needs no second entry.
 	cs.wokenAt = t
-	e.heap.push(newWake(t, cs.dom.index, cs.order, cs))
+	e.wakes.push(newWake(t, cs.dom.index, cs.order, cs))
 }
 
 // fail records the first internal error; the run stops after this edge.
@@ -176,11 +176,11 @@ func (e *Engine) start() {
 		e.watchdog = Time(e.opts.WatchdogCycles) * fastest
 	}
 	if !e.opts.AlwaysTick {
-		e.heap.setGrain(edgeGrain(e.domains))
+		e.wakes.setGrain(edgeGrain(e.domains))
 	}
 	for _, d := range e.domains {
 		for _, cs := range d.comps {
-			e.heap.push(newWake(d.phase, d.index, cs.order, cs))
+			e.wakes.push(newWake(d.phase, d.index, cs.order, cs))
 		}
 	}
 }
@@ -206,8 +206,8 @@ func gcd(a, b Time) Time {
 // nextTime returns the next edge time at which some component is due.
 func (e *Engine) nextTime() Time {
 	t := Forever
-	if e.heap.len() > 0 {
-		t = e.heap.top().t
+	if e.wakes.len() > 0 {
+		t = e.wakes.top().t
 	}
 	if e.timers.len() > 0 {
 		t = min(t, e.timers.top().t)
@@ -307,8 +307,8 @@ func (e *Engine) runDue(t Time) error {
 // at t, or nil.
 func (e *Engine) wakeDomainAt(t Time) *Domain {
 	idx := -1
-	if e.heap.len() > 0 && e.heap.top().t == t {
-		idx = e.heap.top().dom()
+	if e.wakes.len() > 0 && e.wakes.top().t == t {
+		idx = e.wakes.top().dom()
 	}
 	if e.timers.len() > 0 && e.timers.top().t == t {
 		if j := e.timers.top().dom(); idx < 0 || j < idx {
@@ -332,7 +332,7 @@ func (e *Engine) dueAt(d *Domain, t Time) bool {
 	if len(d.active) > 0 && d.lastEdge+d.period == t {
 		return true
 	}
-	if e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().dom() == d.index {
+	if e.wakes.len() > 0 && e.wakes.top().t == t && e.wakes.top().dom() == d.index {
 		return true
 	}
 	return e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().dom() == d.index
@@ -406,18 +406,15 @@ func (e *Engine) collect(d *Domain, t Time) []*compState {
 		act = d.active
 	}
 	i := 0
-	key := uint64(d.index) << 32
 	for {
-		fromHeap := e.heap.len() > 0 && e.heap.top().t == t && e.heap.top().key>>32 == key>>32
-		fromTimers := e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().key>>32 == key>>32
+		fromWakes := e.wakes.len() > 0 && e.wakes.top().t == t && e.wakes.top().dom() == d.index
+		fromTimers := e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().dom() == d.index
 		var w wakeEntry
 		switch {
-		case fromHeap && (!fromTimers || e.heap.top().key <= e.timers.top().key):
-			w = e.heap.pop()
+		case fromWakes && (!fromTimers || e.wakes.top().key <= e.timers.top().key):
+			w = e.wakes.pop()
 		case fromTimers:
 			w = e.timers.pop()
-		default:
-			w.cs = nil
 		}
 		if w.cs == nil {
 			break

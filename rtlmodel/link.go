@@ -51,13 +51,13 @@ type Link[T any] struct {
 
 	sentAt Time             // edge of the last Send
 	sent   int              // items sent at sentAt
-	staged queue[flight[T]] // at 0: the fixed latency applies
-	q      queue[flight[T]]
+	staged Queue[flight[T]] // at 0: the fixed latency applies
+	q      Queue[flight[T]]
 	lastAt Time // arrival of the newest item in q
 	wakeAt Time
 
 	avail      int // credits the sender holds
-	returns    queue[creditReturn]
+	returns    Queue[creditReturn]
 	stagedRet  int
 	creditWake Time
 	dirty      bool
@@ -138,13 +138,13 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 	l := &Link[T]{name: name, id: e.newElemID(), e: e, from: from, to: to, cfg: cfg,
 		avail: cfg.Credits, sentAt: Forever, wakeAt: Forever, creditWake: Forever}
 	inflight := cfg.Width * int(cfg.Latency+1)
-	l.staged = newQueue[flight[T]](cfg.Width)
+	l.staged = NewQueue[flight[T]](cfg.Width)
 	itemCredits := cfg.Credits
 	if cfg.WidthBytes > 0 {
 		itemCredits = 0 // byte credits say nothing of the item count; the queue grows as needed
 	}
-	l.q = newQueue[flight[T]](max(inflight, itemCredits))
-	l.returns = newQueue[creditReturn](int(cfg.Latency + cfg.CreditLatency + 1))
+	l.q = NewQueue[flight[T]](max(inflight, itemCredits))
+	l.returns = NewQueue[creditReturn](int(cfg.Latency + cfg.CreditLatency + 1))
 	l.transfers = Counter{metricBase: metricBase{name + "/transfers", "items", "items sent over the link"}}
 	e.stats.add(&l.transfers)
 	if cfg.Credits > 0 {
@@ -233,8 +233,8 @@ func (l *Link[T]) Credits() int {
 
 // drainCredits takes in the credit returns that have arrived by now.
 func (l *Link[T]) drainCredits() {
-	for l.returns.n > 0 && l.returns.front().at <= l.e.now {
-		r := l.returns.pop()
+	for l.returns.n > 0 && l.returns.Front().at <= l.e.now {
+		r := l.returns.Pop()
 		// Cycles strictly between running out and the return are starved.
 		if p := l.from.cs.dom.period; l.avail == 0 && r.at > l.zeroSince+p {
 			l.starved.v += uint64((r.at-l.zeroSince)/p) - 1
@@ -312,17 +312,17 @@ func (l *Link[T]) send(v T, at Time) {
 		l.sentAt, l.sent = l.e.now, 0
 	}
 	l.sent++
-	l.staged.push(flight[T]{at: at, item: v})
+	l.staged.Push(flight[T]{at: at, item: v})
 	l.touch()
 }
 
 // Peek returns the oldest delivered item without taking it.
 func (l *Link[T]) Peek() (T, bool) {
-	if l.q.len() == 0 || l.q.front().at > l.e.now {
+	if l.q.Len() == 0 || l.q.Front().at > l.e.now {
 		var zero T
 		return zero, false
 	}
-	return l.q.front().item, true
+	return l.q.Front().item, true
 }
 
 // Recv takes the oldest delivered item; with credits, its credit starts
@@ -332,7 +332,7 @@ func (l *Link[T]) Recv() (T, bool) {
 	if !ok {
 		return v, false
 	}
-	l.q.pop()
+	l.q.Pop()
 	if l.cfg.Credits > 0 {
 		l.stagedRet += l.cost(v)
 		l.touch()
@@ -342,7 +342,7 @@ func (l *Link[T]) Recv() (T, bool) {
 
 // Pending returns the items sent and not yet taken (in flight or waiting
 // at the receiver). It is for watchdogs and reports, not for Eval.
-func (l *Link[T]) Pending() int { return l.q.len() }
+func (l *Link[T]) Pending() int { return l.q.Len() }
 
 func (l *Link[T]) touch() {
 	if !l.dirty {
@@ -355,14 +355,14 @@ func (l *Link[T]) elemID() int { return l.id }
 
 func (l *Link[T]) commit(e *Engine) {
 	l.dirty = false
-	if n := l.staged.len(); n > 0 {
+	if n := l.staged.Len(); n > 0 {
 		fixed := e.now + l.latencyPs
 		if !l.sameDomain {
 			rx := l.to.cs.dom
 			fixed = rx.FirstEdgeAfter(e.now) + Time(l.cfg.Latency-1)*rx.period
 		}
-		for l.staged.len() > 0 {
-			f := l.staged.pop()
+		for l.staged.Len() > 0 {
+			f := l.staged.Pop()
 			at := fixed
 			if f.at != 0 {
 				at = max(l.to.cs.dom.FirstEdgeAtOrAfter(f.at), fixed)
@@ -370,7 +370,7 @@ func (l *Link[T]) commit(e *Engine) {
 			at = max(at, l.lastAt)
 			l.lastAt = at
 			at += l.rxDelay
-			l.q.push(flight[T]{at: at, item: f.item})
+			l.q.Push(flight[T]{at: at, item: f.item})
 			if e.hooks.transfer != nil {
 				e.hooks.fireTransfer(&TransferEvent{Link: l.name, From: l.from.cs.path, To: l.to.cs.path,
 					Domain: l.from.cs.dom.name, Cycle: l.from.cs.dom.CycleAt(e.now), Time: e.now, Arrive: at,
@@ -394,7 +394,7 @@ func (l *Link[T]) commit(e *Engine) {
 			tx := l.from.cs.dom
 			at = tx.FirstEdgeAfter(e.now) + Time(l.cfg.CreditLatency-1)*tx.period
 		}
-		l.returns.push(creditReturn{at: at, n: l.stagedRet})
+		l.returns.Push(creditReturn{at: at, n: l.stagedRet})
 		if l.credits != nil {
 			l.credits.add(at, l.credIdx)
 		}
@@ -410,7 +410,7 @@ func (l *Link[T]) commit(e *Engine) {
 // waitingOn says what the link's sender waits for, if anything.
 func (l *Link[T]) waitingOn() string {
 	if l.cfg.Credits > 0 && l.Credits() == 0 {
-		return fmt.Sprintf("link %s has no credits (%d items at the receiver)", l.name, l.q.len())
+		return fmt.Sprintf("link %s has no credits (%d items at the receiver)", l.name, l.q.Len())
 	}
 	return ""
 }

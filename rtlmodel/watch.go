@@ -8,70 +8,20 @@ package rtlmodel
 // component for each event as it does without a Watch. Events come out in
 // (time, index) order.
 type Watch struct {
-	h []watchEvent // 4-ary min-heap on (at, idx)
-}
-
-type watchEvent struct {
-	at  Time
-	idx int
-}
-
-func (a watchEvent) before(b watchEvent) bool {
-	return a.at < b.at || (a.at == b.at && a.idx < b.idx)
+	h wakeHeap // events as (at, link index) in the key, no component
 }
 
 // add records that link idx has something visible from at on.
-func (w *Watch) add(at Time, idx int) {
-	ev := watchEvent{at: at, idx: idx}
-	w.h = append(w.h, ev)
-	s := w.h
-	i := len(s) - 1
-	for i > 0 {
-		p := (i - 1) / 4
-		if !ev.before(s[p]) {
-			break
-		}
-		s[i] = s[p]
-		i = p
-	}
-	s[i] = ev
-}
+func (w *Watch) add(at Time, idx int) { w.h.push(wakeEntry{t: at, key: uint64(idx)}) }
 
 // Next returns the index of a link with an event visible by now and drops
 // that event; false when no event is due.
 func (w *Watch) Next(now Time) (int, bool) {
-	s := w.h
-	if len(s) == 0 || s[0].at > now {
+	if w.h.len() == 0 || w.h.top().t > now {
 		return 0, false
 	}
-	top := s[0]
-	n := len(s) - 1
-	last := s[n]
-	s = s[:n]
-	w.h = s
-	if n > 0 {
-		i := 0
-		for {
-			c := 4*i + 1
-			if c >= n {
-				break
-			}
-			m := c
-			for j := c + 1; j < min(c+4, n); j++ {
-				if s[j].before(s[m]) {
-					m = j
-				}
-			}
-			if !s[m].before(last) {
-				break
-			}
-			s[i] = s[m]
-			i = m
-		}
-		s[i] = last
-	}
-	return top.idx, true
+	return int(w.h.pop().key), true
 }
 
 // Len returns the events not yet taken (due or not).
-func (w *Watch) Len() int { return len(w.h) }
+func (w *Watch) Len() int { return w.h.len() }

@@ -1,4 +1,4 @@
-package pipeline
+package rtlmodel
 
 import (
 	"math/rand/v2"
