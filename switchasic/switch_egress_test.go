@@ -1,6 +1,8 @@
 package switchasic
 
 import (
+	"fmt"
+	"hash/fnv"
 	"testing"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
@@ -68,4 +70,38 @@ func TestMalformedFramesAreDroppedWithAReason(t *testing.T) {
 	require.Equal(t, uint64(10), m.(*rtlmodel.Counter).Value())
 	in, out, dropped, inside := r.sw.Conservation()
 	require.Equal(t, [4]uint64{10, 0, 10, 0}, [4]uint64{in, out, dropped, inside})
+}
+
+// DLB's port quality is sampled at fixed points, so a switch evaluated at
+// every edge, or in a shuffled order, moves every frame at the same cycle
+// as one evaluated only when it has work (a transfer-by-transfer hash).
+// With the samples taken only at evaluations, always-tick had differed.
+func TestDLBIdleSkipEqualsAlwaysTick(t *testing.T) {
+	run := func(opts rtlmodel.Options) string {
+		cfg := DefaultConfig()
+		cfg.LB = DLB
+		cfg.DLB = DefaultDLBConfig()
+		cfg.DLB.SampleWindow = 50 * rtlmodel.Nanosecond
+		cfg.DLB.FlowletGap = 20 * rtlmodel.Nanosecond
+		cfg.Shapers = map[int]ShaperConfig{2: {Num: 100_000_000_000, Den: 1, DepthBytes: 8192}}
+		r := newRig(t, cfg, 4, opts)
+		g, err := r.sw.Forwarding().AddGroup([]int{2, 3})
+		require.NoError(t, err)
+		require.NoError(t, r.sw.Forwarding().SetRoute(5000, g))
+		for _, i := range []int{0, 1} {
+			hs := r.hosts[i]
+			hs.total, hs.payload, hs.entropyPerPacket = 3000, 1024, true
+			hs.dst = func(*host, int) uint32 { return 5000 }
+		}
+		h := fnv.New64a()
+		r.e.Hooks().OnTransfer(func(ev *rtlmodel.TransferEvent) {
+			fmt.Fprintf(h, "%s %d %d;", ev.Link, ev.Time, ev.Arrive)
+		})
+		require.NoError(t, r.e.Run(rtlmodel.Forever))
+		require.Equal(t, 6000, r.hosts[2].received+r.hosts[3].received)
+		return fmt.Sprintf("%d/%d %x", r.hosts[2].received, r.hosts[3].received, h.Sum64())
+	}
+	plain := run(rtlmodel.Options{Seed: 1})
+	require.Equal(t, plain, run(rtlmodel.Options{Seed: 1, AlwaysTick: true}), "always-tick")
+	require.Equal(t, plain, run(rtlmodel.Options{Seed: 1, ShuffleEval: true, ShuffleSeed: 3}), "shuffled")
 }

@@ -44,7 +44,7 @@ type mmu struct {
 	onAdmit                func(egress, class int, depthBytes uint64, ect bool, v Verdict)
 	shapers                []*pipeline.Shaper // per port, nil: line rate
 	shapedUntil            []rtlmodel.Time    // a shaped port waits until then
-	// DLB port quality is fed once per sample window while the MMU works
+	// DLB port quality is fed at every multiple of the sample window
 	dlb        bool
 	nextSample rtlmodel.Time
 	sampleTx   []uint64 // txBytes at the last sample
@@ -102,7 +102,7 @@ func (m *mmu) park(port int) { m.parked[port>>6] |= 1 << uint(port&63) }
 // Eval admits arrivals, then serves every port with work and a free PHY.
 func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	now := edge.Time
-	if m.dlb && now >= m.nextSample {
+	if m.dlb {
 		m.sampleDLB(now)
 	}
 	for _, l := range m.in {
@@ -145,6 +145,9 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		// a port given work while the others were served (a PFC resume
 		// the buffer released) is served at the next edge
 		return edge.Next()
+	}
+	if m.dlb && m.nextSample < next && !m.dlbSettled() {
+		next = m.nextSample
 	}
 	if next != rtlmodel.Forever {
 		d := m.h.Domain()
@@ -350,13 +353,37 @@ func (m *mmu) pushINT(p *packet.Desc, port, class int, now rtlmodel.Time) {
 }
 
 // sampleDLB feeds every port's bytes sent since the last sample and its
-// queued bytes to the load balancer's port quality (DLB), at most once per
-// sample window and only while the MMU is awake: an idle switch samples
-// nothing and its quality inputs keep their last values.
+// queued bytes to the load balancer's port quality (DLB) at the sample
+// points, the multiples of the sample window, each taken at the first edge
+// at or after it. The MMU wakes for every sample point while a sample
+// would change the quality (dlbSettled); once it would not, the points it
+// sleeps through are skipped, which changes nothing, so the quality is the
+// same whether the MMU is evaluated at every edge or only when it has work.
 func (m *mmu) sampleDLB(now rtlmodel.Time) {
-	for port := range m.txBytes {
-		m.sw.lb.UpdatePort(port, m.txBytes[port]-m.sampleTx[port], m.tm.PortBytes(port))
-		m.sampleTx[port] = m.txBytes[port]
+	w := m.sw.cfg.DLB.SampleWindow
+	for now >= m.nextSample {
+		for port := range m.txBytes {
+			m.sw.lb.UpdatePort(port, m.txBytes[port]-m.sampleTx[port], m.tm.PortBytes(port))
+			m.sampleTx[port] = m.txBytes[port]
+		}
+		m.nextSample += w
+		if m.nextSample <= now && m.dlbSettled() {
+			m.nextSample = (now/w + 1) * w
+		}
 	}
-	m.nextSample = now + m.sw.cfg.DLB.SampleWindow
+}
+
+// dlbSettled reports whether a sample now would leave the port quality as
+// it is: no port sent since the last sample, every queue is as sampled, and
+// no load average would decay further.
+func (m *mmu) dlbSettled() bool {
+	q := m.sw.lb.Quality()
+	shift := m.sw.cfg.DLB.LoadShift
+	for port := range m.txBytes {
+		if m.txBytes[port] != m.sampleTx[port] || q.LoadEWMA(port)>>shift != 0 ||
+			uint64(q.QueueBytes(port)) != sat32(m.tm.PortBytes(port)) {
+			return false
+		}
+	}
+	return true
 }
