@@ -358,12 +358,16 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 		e.evals++
 		cs.evaluated, cs.lastCycle, cs.lastTime = true, cycle, t
 		switch {
-		case w == Never:
-			e.timers.remove(cs)
 		case uint64(w) <= cycle+1:
 			d.nextActive = append(d.nextActive, cs)
 			cs.activeAt = t + d.period
-			e.timers.remove(cs)
+			if cs.timer >= 0 {
+				e.timers.remove(cs)
+			}
+		case w == Never:
+			if cs.timer >= 0 {
+				e.timers.remove(cs)
+			}
 		default:
 			e.timers.set(newWake(d.EdgeTime(uint64(w)), d.index, cs.order, cs))
 		}
