@@ -18,7 +18,9 @@ type DLBConfig struct {
 	FlowletGap rtlmodel.Time
 	// FlowletEntries is the size of the flowlet table, a power of two from
 	// 1 to 2^20, shared by all groups and indexed by flow hash and group.
-	// Default 32,768: 128 DLB groups (TH5, FACTS 4 [R71], S) x 256 (E).
+	// Default 32,768: 128 DLB groups (TH5, FACTS 4 [R71], S) x 256 (E). A
+	// switch splits it evenly among its pipes, each holding the flowlets
+	// of the packets it receives (E).
 	FlowletEntries int
 	// SampleWindow is how often the datapath feeds each port's transmitted
 	// bytes and queue depth to UpdatePort. Default 1 us (E).

@@ -17,16 +17,16 @@ import (
 type DLBStrategy struct {
 	h        *packet.ECMPHasher
 	flowlets *FlowletTable
-	quality  *PortQuality
+	bands    BandReader
 	next     []uint16 // per group: member index the tie search starts at
 	started  uint64
 	stuck    uint64
 }
 
 // NewDLBStrategy builds DLB with cfg's flowlet table, flows identified by
-// h's hash, and port bands read from quality.
-func NewDLBStrategy(cfg DLBConfig, h *packet.ECMPHasher, quality *PortQuality) *DLBStrategy {
-	return &DLBStrategy{h: h, flowlets: NewFlowletTable(cfg.FlowletEntries, cfg.FlowletGap), quality: quality}
+// h's hash, and port bands read from bands (a PortQuality, for one).
+func NewDLBStrategy(cfg DLBConfig, h *packet.ECMPHasher, bands BandReader) *DLBStrategy {
+	return &DLBStrategy{h: h, flowlets: NewFlowletTable(cfg.FlowletEntries, cfg.FlowletGap), bands: bands}
 }
 
 // PickMember keeps a live flowlet on its member or starts a new one on the
@@ -45,12 +45,12 @@ func (s *DLBStrategy) PickMember(group int, members []int, key *packet.FlowKey, 
 	if i >= n {
 		i = 0
 	}
-	best, bestBand := i, s.quality.Band(members[i])
+	best, bestBand := i, s.bands.Band(members[i])
 	for k := 1; k < n && bestBand > 0; k++ {
 		if i++; i == n {
 			i = 0
 		}
-		if b := s.quality.Band(members[i]); b < bestBand {
+		if b := s.bands.Band(members[i]); b < bestBand {
 			best, bestBand = i, b
 		}
 	}

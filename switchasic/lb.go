@@ -100,21 +100,25 @@ func NewBalancer(mode LBMode, t *ForwardingTable, hasher *packet.ECMPHasher, see
 		panic(err)
 	}
 	b := &Balancer{mode: mode, table: t, quality: NewPortQuality(dlb)}
+	b.strat = newStrategy(mode, hasher, seed, dlb, b.quality)
+	return b
+}
+
+// newStrategy builds the Strategy of a mode; DLB reads its bands from bands.
+func newStrategy(mode LBMode, hasher *packet.ECMPHasher, seed uint64, dlb DLBConfig, bands BandReader) Strategy {
 	switch mode {
 	case PerFlow:
-		b.strat = NewHashStrategy(hasher)
+		return NewHashStrategy(hasher)
 	case PerPacketEntropy:
-		b.strat = NewEntropySprayStrategy(hasher)
+		return NewEntropySprayStrategy(hasher)
 	case RoundRobin:
-		b.strat = NewRoundRobinStrategy()
+		return NewRoundRobinStrategy()
 	case Random:
-		b.strat = NewRandomStrategy(seed)
+		return NewRandomStrategy(seed)
 	case DLB:
-		b.strat = NewDLBStrategy(dlb, hasher, b.quality)
-	default:
-		panic(fmt.Sprintf("switchasic: unknown load-balancing mode %v", mode))
+		return NewDLBStrategy(dlb, hasher, bands)
 	}
-	return b
+	panic(fmt.Sprintf("switchasic: unknown load-balancing mode %v", mode))
 }
 
 // NewBalancerWith builds a Balancer for t around any Strategy; its Mode is

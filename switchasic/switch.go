@@ -25,7 +25,8 @@ type Switch struct {
 	tx    []*serdes.PhyLink[*packet.Desc]
 	txIn  []*rtlmodel.Link[*packet.Desc]
 	fwd   *ForwardingTable
-	lb    *Balancer
+	lbs   []*Balancer // one per pipe
+	ecmp  *packet.ECMPHasher
 	tm    *TrafficManager
 	// pauseSer times PFC pause quanta at each port's MAC rate (made on
 	// first use, so a pause costs no allocation)
@@ -63,7 +64,7 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*S
 	if err != nil {
 		return nil, err
 	}
-	sw.lb = NewBalancer(cfg.LB, sw.fwd, hasher, cfg.Seed, cfg.DLB)
+	sw.ecmp = hasher
 	if err := sw.buildMMU(n); err != nil {
 		return nil, err
 	}
@@ -100,6 +101,14 @@ func (sw *Switch) buildMMU(n int) error {
 	if m.h, err = sw.e.Add(sw.dom, p, m); err != nil {
 		return err
 	}
+	dlb := sw.cfg.DLB
+	if dlb == (DLBConfig{}) {
+		dlb = DefaultDLBConfig()
+	}
+	if err := dlb.Validate(); err != nil {
+		return err
+	}
+	m.quality, m.bands = NewPortQuality(dlb), newPublishedBands(m.h)
 	sw.mmu = m
 	return nil
 }
@@ -108,7 +117,7 @@ func (sw *Switch) buildPipes() error {
 	st := sw.e.Stats()
 	for i := 0; i < sw.cfg.Pipes.Pipes; i++ {
 		p := fmt.Sprintf("%s/pipe%d", sw.path, i)
-		ip := &ingressPipe{sw: sw, ppc: sw.cfg.Pipes.PacketsPerCycle,
+		ip := &ingressPipe{sw: sw, ppc: sw.cfg.Pipes.PacketsPerCycle, lb: sw.pipeBalancer(i),
 			rxFrames:  st.Counter(p+"/rx_frames", "frames", "frames received"),
 			badFCS:    st.Counter(p+"/drop_bad_fcs", "frames", "frames dropped for a bad FCS"),
 			malformed: st.Counter(p+"/drop_malformed", "frames", "frames the parser rejected"),
@@ -125,6 +134,7 @@ func (sw *Switch) buildPipes() error {
 		}
 		sw.mmu.in = append(sw.mmu.in, ip.out)
 		sw.pipes = append(sw.pipes, ip)
+		sw.lbs = append(sw.lbs, ip.lb)
 	}
 	return nil
 }
@@ -233,8 +243,23 @@ func (sw *Switch) Config() Config { return sw.cfg }
 // Forwarding returns the forwarding table to fill with routes.
 func (sw *Switch) Forwarding() *ForwardingTable { return sw.fwd }
 
-// Balancer returns the load balancer.
-func (sw *Switch) Balancer() *Balancer { return sw.lb }
+// Balancers returns the load balancers, one per pipe: each pipe picks the
+// egress of the packets it receives with its own strategy state (round-
+// robin pointers, random stream, its share of the flowlet table), all
+// reading the DLB bands the traffic manager publishes.
+func (sw *Switch) Balancers() []*Balancer { return sw.lbs }
+
+// pipeBalancer builds pipe i's balancer.
+func (sw *Switch) pipeBalancer(i int) *Balancer {
+	dlb := sw.cfg.DLB
+	if dlb == (DLBConfig{}) {
+		dlb = DefaultDLBConfig()
+	}
+	dlb.FlowletEntries = max(1, dlb.FlowletEntries/sw.cfg.Pipes.Pipes)
+	seed := sw.cfg.Seed + uint64(i)*0x9E3779B97F4A7C15
+	return &Balancer{mode: sw.cfg.LB, table: sw.fwd, quality: sw.mmu.quality,
+		strat: newStrategy(sw.cfg.LB, sw.ecmp, seed, dlb, sw.mmu.bands)}
+}
 
 // TM returns the traffic manager.
 func (sw *Switch) TM() *TrafficManager { return sw.tm }

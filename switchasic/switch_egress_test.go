@@ -72,25 +72,28 @@ func TestMalformedFramesAreDroppedWithAReason(t *testing.T) {
 	require.Equal(t, [4]uint64{10, 0, 10, 0}, [4]uint64{in, out, dropped, inside})
 }
 
-// DLB's port quality is sampled at fixed points, so a switch evaluated at
-// every edge, or in a shuffled order, moves every frame at the same cycle
-// as one evaluated only when it has work (a transfer-by-transfer hash).
-// With the samples taken only at evaluations, always-tick had differed.
-func TestDLBIdleSkipEqualsAlwaysTick(t *testing.T) {
-	run := func(opts rtlmodel.Options) string {
+// A switch's load balancing is the same whether the switch is evaluated at
+// every edge, only when it has work, or in a shuffled order (a transfer-by-
+// transfer hash over four uplinks, narrow DLB bands so they change often).
+// DLB once sampled port quality only at the traffic manager's evaluations,
+// and the pipes shared one balancer and read bands written at the same
+// edge: always-tick and shuffled runs steered differently.
+func TestLoadBalancingIsTheSameInEveryEvaluationMode(t *testing.T) {
+	run := func(mode LBMode, opts rtlmodel.Options) string {
 		cfg := DefaultConfig()
-		cfg.LB = DLB
+		cfg.LB = mode
 		cfg.DLB = DefaultDLBConfig()
-		cfg.DLB.SampleWindow = 50 * rtlmodel.Nanosecond
+		cfg.DLB.SampleWindow = 40 * rtlmodel.Nanosecond
 		cfg.DLB.FlowletGap = 20 * rtlmodel.Nanosecond
+		cfg.DLB.BandShift = 8
 		cfg.Shapers = map[int]ShaperConfig{2: {Num: 100_000_000_000, Den: 1, DepthBytes: 8192}}
-		r := newRig(t, cfg, 4, opts)
-		g, err := r.sw.Forwarding().AddGroup([]int{2, 3})
+		r := newRig(t, cfg, 6, opts)
+		g, err := r.sw.Forwarding().AddGroup([]int{2, 3, 4, 5})
 		require.NoError(t, err)
 		require.NoError(t, r.sw.Forwarding().SetRoute(5000, g))
 		for _, i := range []int{0, 1} {
 			hs := r.hosts[i]
-			hs.total, hs.payload, hs.entropyPerPacket = 3000, 1024, true
+			hs.total, hs.payload, hs.entropyPerPacket = 2000, 1024, true
 			hs.dst = func(*host, int) uint32 { return 5000 }
 		}
 		h := fnv.New64a()
@@ -98,10 +101,16 @@ func TestDLBIdleSkipEqualsAlwaysTick(t *testing.T) {
 			fmt.Fprintf(h, "%s %d %d;", ev.Link, ev.Time, ev.Arrive)
 		})
 		require.NoError(t, r.e.Run(rtlmodel.Forever))
-		require.Equal(t, 6000, r.hosts[2].received+r.hosts[3].received)
-		return fmt.Sprintf("%d/%d %x", r.hosts[2].received, r.hosts[3].received, h.Sum64())
+		got := []int{r.hosts[2].received, r.hosts[3].received, r.hosts[4].received, r.hosts[5].received}
+		require.Equal(t, 4000, got[0]+got[1]+got[2]+got[3])
+		return fmt.Sprintf("%v %x", got, h.Sum64())
 	}
-	plain := run(rtlmodel.Options{Seed: 1})
-	require.Equal(t, plain, run(rtlmodel.Options{Seed: 1, AlwaysTick: true}), "always-tick")
-	require.Equal(t, plain, run(rtlmodel.Options{Seed: 1, ShuffleEval: true, ShuffleSeed: 3}), "shuffled")
+	for _, mode := range []LBMode{DLB, RoundRobin, Random} {
+		plain := run(mode, rtlmodel.Options{Seed: 1})
+		t.Logf("%v: %s", mode, plain)
+		require.Equal(t, plain, run(mode, rtlmodel.Options{Seed: 1, AlwaysTick: true}), "%v always-tick", mode)
+		for seed := uint64(1); seed <= 3; seed++ {
+			require.Equal(t, plain, run(mode, rtlmodel.Options{Seed: 1, ShuffleEval: true, ShuffleSeed: seed}), "%v shuffled (seed %d)", mode, seed)
+		}
+	}
 }

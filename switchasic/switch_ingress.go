@@ -21,6 +21,7 @@ type ingressPipe struct {
 	ports []int
 	in    []*rtlmodel.Link[serdes.RxFrame[*packet.Desc]]
 	out   *rtlmodel.Link[*packet.Desc]
+	lb    *Balancer // this pipe's: its own strategy state
 	ppc   int
 	rr    int
 	watch rtlmodel.Watch // deliveries on in
@@ -143,7 +144,7 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		sw.pool.Put(p)
 		return
 	}
-	p.Egress = int32(sw.lb.Pick(group, k, ip.h.Now()))
+	p.Egress = int32(ip.lb.Pick(group, k, ip.h.Now()))
 	ip.out.Send(p)
 }
 
@@ -190,6 +191,6 @@ func (ip *ingressPipe) forwardTrimmed(p *packet.Desc) {
 		sw.pool.Put(p)
 		return
 	}
-	p.Egress = int32(sw.lb.Pick(group, k, ip.h.Now()))
+	p.Egress = int32(ip.lb.Pick(group, k, ip.h.Now()))
 	ip.out.Send(p)
 }

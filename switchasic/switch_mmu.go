@@ -44,8 +44,11 @@ type mmu struct {
 	onAdmit                func(egress, class int, depthBytes uint64, ect bool, v Verdict)
 	shapers                []*pipeline.Shaper // per port, nil: line rate
 	shapedUntil            []rtlmodel.Time    // a shaped port waits until then
-	// DLB port quality is fed at every multiple of the sample window
+	// DLB port quality is fed at every multiple of the sample window and
+	// published to the pipes' balancers at the end of that edge
 	dlb        bool
+	quality    *PortQuality
+	bands      *publishedBands
 	nextSample rtlmodel.Time
 	sampleTx   []uint64 // txBytes at the last sample
 }
@@ -353,23 +356,28 @@ func (m *mmu) pushINT(p *packet.Desc, port, class int, now rtlmodel.Time) {
 }
 
 // sampleDLB feeds every port's bytes sent since the last sample and its
-// queued bytes to the load balancer's port quality (DLB) at the sample
-// points, the multiples of the sample window, each taken at the first edge
-// at or after it. The MMU wakes for every sample point while a sample
+// queued bytes to the port quality (DLB) at the sample points, the
+// multiples of the sample window, each taken at the first edge at or after
+// it, and publishes the bands to the pipes (publishedBands). The MMU wakes for every sample point while a sample
 // would change the quality (dlbSettled); once it would not, the points it
 // sleeps through are skipped, which changes nothing, so the quality is the
 // same whether the MMU is evaluated at every edge or only when it has work.
 func (m *mmu) sampleDLB(now rtlmodel.Time) {
 	w := m.sw.cfg.DLB.SampleWindow
+	sampled := false
 	for now >= m.nextSample {
 		for port := range m.txBytes {
-			m.sw.lb.UpdatePort(port, m.txBytes[port]-m.sampleTx[port], m.tm.PortBytes(port))
+			m.quality.Update(port, m.txBytes[port]-m.sampleTx[port], m.tm.PortBytes(port))
 			m.sampleTx[port] = m.txBytes[port]
 		}
+		sampled = true
 		m.nextSample += w
 		if m.nextSample <= now && m.dlbSettled() {
 			m.nextSample = (now/w + 1) * w
 		}
+	}
+	if sampled {
+		m.bands.publish(m.quality, len(m.txBytes))
 	}
 }
 
@@ -377,7 +385,7 @@ func (m *mmu) sampleDLB(now rtlmodel.Time) {
 // it is: no port sent since the last sample, every queue is as sampled, and
 // no load average would decay further.
 func (m *mmu) dlbSettled() bool {
-	q := m.sw.lb.Quality()
+	q := m.quality
 	shift := m.sw.cfg.DLB.LoadShift
 	for port := range m.txBytes {
 		if m.txBytes[port] != m.sampleTx[port] || q.LoadEWMA(port)>>shift != 0 ||
