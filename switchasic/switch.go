@@ -101,10 +101,7 @@ func (sw *Switch) buildMMU(n int) error {
 	if m.h, err = sw.e.Add(sw.dom, p, m); err != nil {
 		return err
 	}
-	dlb := sw.cfg.DLB
-	if dlb == (DLBConfig{}) {
-		dlb = DefaultDLBConfig()
-	}
+	dlb := sw.dlbConfig()
 	if err := dlb.Validate(); err != nil {
 		return err
 	}
@@ -249,12 +246,18 @@ func (sw *Switch) Forwarding() *ForwardingTable { return sw.fwd }
 // reading the DLB bands the traffic manager publishes.
 func (sw *Switch) Balancers() []*Balancer { return sw.lbs }
 
+// dlbConfig is the DLB configuration, the default when none is set (its
+// quality arithmetic is kept in every mode).
+func (sw *Switch) dlbConfig() DLBConfig {
+	if sw.cfg.DLB == (DLBConfig{}) {
+		return DefaultDLBConfig()
+	}
+	return sw.cfg.DLB
+}
+
 // pipeBalancer builds pipe i's balancer.
 func (sw *Switch) pipeBalancer(i int) *Balancer {
-	dlb := sw.cfg.DLB
-	if dlb == (DLBConfig{}) {
-		dlb = DefaultDLBConfig()
-	}
+	dlb := sw.dlbConfig()
 	dlb.FlowletEntries = max(1, dlb.FlowletEntries/sw.cfg.Pipes.Pipes)
 	seed := sw.cfg.Seed + uint64(i)*0x9E3779B97F4A7C15
 	return &Balancer{mode: sw.cfg.LB, table: sw.fwd, quality: sw.mmu.quality,
