@@ -22,6 +22,3 @@ func (w *Watch) Next(now Time) (int, bool) {
 	}
 	return int(w.h.pop().key), true
 }
-
-// Len returns the events not yet taken (due or not).
-func (w *Watch) Len() int { return w.h.len() }

@@ -243,7 +243,10 @@ func (sw *Switch) Forwarding() *ForwardingTable { return sw.fwd }
 // Balancers returns the load balancers, one per pipe: each pipe picks the
 // egress of the packets it receives with its own strategy state (round-
 // robin pointers, random stream, its share of the flowlet table), all
-// reading the DLB bands the traffic manager publishes.
+// reading the DLB bands the traffic manager publishes. Their Quality is the
+// traffic manager's port quality, for reading: the traffic manager samples
+// it and publishes its bands at the end of the edge, so an UpdatePort on
+// one of these balancers would reach the bands only at the next sample.
 func (sw *Switch) Balancers() []*Balancer { return sw.lbs }
 
 // dlbConfig is the DLB configuration, the default when none is set (its
