@@ -58,7 +58,8 @@ type compState struct {
 	comp   Component
 	path   string
 	dom    *Domain
-	order  int // registration order across the engine
+	clk    *clock // dom.clk
+	order  int    // registration order across the engine
 	handle *Handle
 
 	evaluated bool

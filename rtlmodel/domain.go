@@ -10,14 +10,12 @@ type Domain struct {
 	phase  Time
 	index  int
 
-	comps      []*compState // registration order
-	active     []*compState // due at the edge after lastEdge, sorted by order
-	nextActive []*compState // scratch: built during an edge
-	lastEdge   Time         // time of the last processed edge
-	lastCycle  uint64       // its cycle number
-	ticked     bool         // whether any edge was processed
-	edgeCount  uint64       // edges processed (for stats)
-	activeSlot int          // index in the engine's activeDoms, -1 when not there
+	clk       *clock       // shared with the domains of the same period and phase
+	comps     []*compState // registration order
+	lastEdge  Time         // time of the last edge that evaluated a component
+	lastCycle uint64       // its cycle number
+	ticked    bool         // whether any edge was processed
+	edgeCount uint64       // edges that evaluated a component (for stats)
 }
 
 // Name returns the domain's name.
@@ -29,13 +27,17 @@ func (d *Domain) Period() Time { return d.period }
 // Phase returns the time of cycle 0 in ps.
 func (d *Domain) Phase() Time { return d.phase }
 
-// Index returns the registration index that orders domains at equal times.
+// Index returns the domain's registration index. Domains with the same
+// period and phase share one edge schedule (their components are evaluated
+// together, in registration order, and commit together); at equal times,
+// such groups run in the order their first domain was registered.
 func (d *Domain) Index() int { return d.index }
 
 // Components returns the number of components in this domain.
 func (d *Domain) Components() int { return len(d.comps) }
 
-// Edges returns the number of edges of this domain that were processed.
+// Edges returns the number of edges of this domain at which one of its
+// components was evaluated.
 func (d *Domain) Edges() uint64 { return d.edgeCount }
 
 // Cycles returns the number of cycles from cycle 0 to the last processed

@@ -30,22 +30,24 @@ type Options struct {
 type Engine struct {
 	opts    Options
 	domains []*Domain
+	clocks  []*clock // the domains' edge schedules, one per (period, phase)
 	comps   []*compState
 	links   []linkInfo
 	paths   map[string]bool
 	nextID  int
 	started bool
 
-	activeDoms []*Domain // domains with a non-empty active list, any order
-	dueScratch []*Domain
-	wakes      wakeWheel // wakes asked for by links and handles
-	timers     timerHeap // each component's own plan (the Wake its Eval returned)
-	now        Time
-	dirty      []stateElem
-	scratch    []*compState
-	shuffle    *RNG
-	err        error
-	stop       bool
+	activeClocks []*clock // clocks with a non-empty active list, any order
+	dueScratch   []*clock
+	edgeDoms     []*Domain // domains evaluated at this edge, for edge hooks
+	wakes        wakeWheel // wakes asked for by links and handles
+	timers       timerHeap // each component's own plan (the Wake its Eval returned)
+	now          Time
+	dirty        []stateElem
+	scratch      []*compState
+	shuffle      *RNG
+	err          error
+	stop         bool
 
 	progress     uint64
 	progressTime Time
@@ -96,7 +98,7 @@ func (e *Engine) AddDomain(name string, period, phase Time) (*Domain, error) {
 			return nil, fmt.Errorf("clock domain %q registered twice", name)
 		}
 	}
-	d := &Domain{name: name, period: period, phase: phase, index: len(e.domains), activeSlot: -1}
+	d := &Domain{name: name, period: period, phase: phase, index: len(e.domains), clk: e.clockFor(period, phase)}
 	e.domains = append(e.domains, d)
 	if e.started && e.wakes.grain != 0 && (period%e.wakes.grain != 0 || phase%e.wakes.grain != 0) {
 		e.wakes.setGrain(0) // its edges fall between the wheel's slots
@@ -118,10 +120,11 @@ func (e *Engine) Add(d *Domain, path string, c Component) (*Handle, error) {
 		return nil, fmt.Errorf("component %q registered twice", path)
 	}
 	e.paths[path] = true
-	cs := &compState{comp: c, path: path, dom: d, order: len(e.comps), timer: -1}
+	cs := &compState{comp: c, path: path, dom: d, clk: d.clk, order: len(e.comps), timer: -1}
 	cs.handle = &Handle{e: e, cs: cs}
 	e.comps = append(e.comps, cs)
 	d.comps = append(d.comps, cs)
+	d.clk.comps = append(d.clk.comps, cs)
 	return cs.handle, nil
 }
 
@@ -132,7 +135,7 @@ func (e *Engine) newElemID() int { e.nextID++; return e.nextID }
 func (e *Engine) markDirty(s stateElem) { e.dirty = append(e.dirty, s) }
 
 // wakeFor asks for cs to be evaluated at time t (an edge of its domain),
-// unless it is already due then from its domain's active list.
+// unless it is already due then from its clock's active list.
 func (e *Engine) wakeFor(cs *compState, t Time) {
 	if cs.activeAt == t || cs.wokenAt == t {
 		return
@@ -140,7 +143,7 @@ func (e *Engine) wakeFor(cs *compState, t Time) {
 	// t is later than now, so an entry for it cannot have been taken yet:
 	// a second link delivering at t needs no second entry.
 	cs.wokenAt = t
-	e.wakes.push(newWake(t, cs.dom.index, cs.order, cs))
+	e.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
 }
 
 // fail records the first internal error; the run stops after this edge.
@@ -178,9 +181,9 @@ func (e *Engine) start() {
 	if !e.opts.AlwaysTick {
 		e.wakes.setGrain(edgeGrain(e.domains))
 	}
-	for _, d := range e.domains {
-		for _, cs := range d.comps {
-			e.wakes.push(newWake(d.phase, d.index, cs.order, cs))
+	for _, c := range e.clocks {
+		for _, cs := range c.comps {
+			e.wakes.push(newWake(c.phase, c.index, cs.order, cs))
 		}
 	}
 }
@@ -213,20 +216,20 @@ func (e *Engine) nextTime() Time {
 		t = min(t, e.timers.top().t)
 	}
 	busy := t != Forever
-	for _, d := range e.activeDoms {
+	for _, c := range e.activeClocks {
 		busy = true
-		t = min(t, d.lastEdge+d.period)
+		t = min(t, c.lastEdge+c.period)
 	}
 	if !busy || !e.opts.AlwaysTick {
 		return t
 	}
-	for _, d := range e.domains {
-		if len(d.comps) == 0 {
+	for _, c := range e.clocks {
+		if len(c.comps) == 0 {
 			continue
 		}
-		next := d.phase
-		if d.ticked {
-			next = d.lastEdge + d.period
+		next := c.phase
+		if c.ticked {
+			next = c.lastEdge + c.period
 		}
 		t = min(t, next)
 	}
@@ -256,9 +259,9 @@ func (e *Engine) Run(until Time) error {
 		}
 		e.now = t
 		if e.opts.AlwaysTick {
-			for _, d := range e.domains {
-				if e.dueAt(d, t) {
-					e.runEdge(d, t)
+			for _, c := range e.clocks {
+				if e.dueAt(c, t) {
+					e.runEdge(c, t)
 					if e.err != nil {
 						return e.err
 					}
@@ -273,83 +276,90 @@ func (e *Engine) Run(until Time) error {
 	return nil
 }
 
-// runDue runs, in domain order, the edges at t of the domains with work:
+// runDue runs, in clock order, the edges at t of the clocks with work:
 // those whose active list is due and those with wakes or plans at t. It
-// looks at those domains only, not at every domain of the engine.
+// looks at those clocks only, not at every clock of the engine.
 func (e *Engine) runDue(t Time) error {
 	due := e.dueScratch[:0]
-	for _, d := range e.activeDoms {
-		if d.lastEdge+d.period == t {
-			due = append(due, d)
+	for _, c := range e.activeClocks {
+		if c.lastEdge+c.period == t {
+			due = append(due, c)
 		}
 	}
-	slices.SortFunc(due, func(a, b *Domain) int { return a.index - b.index })
+	slices.SortFunc(due, func(a, b *clock) int { return a.index - b.index })
 	e.dueScratch = due
 	for i := 0; ; {
-		d := e.wakeDomainAt(t)
-		if i < len(due) && (d == nil || due[i].index <= d.index) {
-			if d == due[i] {
-				d = nil
+		c := e.wakeClockAt(t)
+		if i < len(due) && (c == nil || due[i].index <= c.index) {
+			if c == due[i] {
+				c = nil
 			}
-			d, i = due[i], i+1
+			c, i = due[i], i+1
 		}
-		if d == nil {
+		if c == nil {
 			return nil
 		}
-		e.runEdge(d, t)
+		e.runEdge(c, t)
 		if e.err != nil {
 			return e.err
 		}
 	}
 }
 
-// wakeDomainAt returns the first domain (by index) with a wake or a plan
-// at t, or nil.
-func (e *Engine) wakeDomainAt(t Time) *Domain {
+// wakeClockAt returns the first clock (by index) with a wake or a plan at
+// t, or nil.
+func (e *Engine) wakeClockAt(t Time) *clock {
 	idx := -1
 	if e.wakes.len() > 0 && e.wakes.top().t == t {
-		idx = e.wakes.top().dom()
+		idx = e.wakes.top().clk()
 	}
 	if e.timers.len() > 0 && e.timers.top().t == t {
-		if j := e.timers.top().dom(); idx < 0 || j < idx {
+		if j := e.timers.top().clk(); idx < 0 || j < idx {
 			idx = j
 		}
 	}
 	if idx < 0 {
 		return nil
 	}
-	return e.domains[idx]
+	return e.clocks[idx]
 }
 
-// dueAt reports whether domain d has an edge with work at time t.
-func (e *Engine) dueAt(d *Domain, t Time) bool {
-	if t < d.phase || (t-d.phase)%d.period != 0 {
+// dueAt reports whether clock c has an edge with work at time t.
+func (e *Engine) dueAt(c *clock, t Time) bool {
+	if t < c.phase || (t-c.phase)%c.period != 0 {
 		return false
 	}
-	if e.opts.AlwaysTick && len(d.comps) > 0 {
+	if e.opts.AlwaysTick && len(c.comps) > 0 {
 		return true
 	}
-	if len(d.active) > 0 && d.lastEdge+d.period == t {
+	if len(c.active) > 0 && c.lastEdge+c.period == t {
 		return true
 	}
-	if e.wakes.len() > 0 && e.wakes.top().t == t && e.wakes.top().dom() == d.index {
+	if e.wakes.len() > 0 && e.wakes.top().t == t && e.wakes.top().clk() == c.index {
 		return true
 	}
-	return e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().dom() == d.index
+	return e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().clk() == c.index
 }
 
-// runEdge evaluates then commits everything due in domain d at time t.
-func (e *Engine) runEdge(d *Domain, t Time) {
-	list := e.collect(d, t)
+// runEdge evaluates then commits everything due on clock c at time t.
+func (e *Engine) runEdge(c *clock, t Time) {
+	list := e.collect(c, t)
 	if e.opts.ShuffleEval {
 		e.shuffle.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
 	}
-	cycle := d.lastCycle + 1
-	if !d.ticked || d.lastEdge+d.period != t {
-		cycle = d.CycleAt(t)
+	cycle := c.lastCycle + 1
+	if !c.ticked || c.lastEdge+c.period != t {
+		cycle = c.cycleAt(t)
 	}
-	d.nextActive = d.nextActive[:0]
+	c.nextActive = c.nextActive[:0]
 	for _, cs := range list {
+		if d := cs.dom; d.lastEdge != t || !d.ticked {
+			d.lastEdge, d.lastCycle, d.ticked = t, cycle, true
+			d.edgeCount++
+			if e.hooks.edge != nil {
+				e.edgeDoms = append(e.edgeDoms, d)
+			}
+		}
 		slept := cycle
 		if cs.evaluated {
 			slept = cycle - cs.lastCycle - 1
@@ -359,8 +369,8 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 		cs.evaluated, cs.lastCycle, cs.lastTime = true, cycle, t
 		switch {
 		case uint64(w) <= cycle+1:
-			d.nextActive = append(d.nextActive, cs)
-			cs.activeAt = t + d.period
+			c.nextActive = append(c.nextActive, cs)
+			cs.activeAt = t + c.period
 			if cs.timer >= 0 {
 				e.timers.remove(cs)
 			}
@@ -369,50 +379,53 @@ func (e *Engine) runEdge(d *Domain, t Time) {
 				e.timers.remove(cs)
 			}
 		default:
-			e.timers.set(newWake(d.EdgeTime(uint64(w)), d.index, cs.order, cs))
+			e.timers.set(newWake(c.edgeTime(uint64(w)), c.index, cs.order, cs))
 		}
 	}
 	e.commitAll()
 	if e.opts.ShuffleEval {
-		slices.SortFunc(d.nextActive, func(a, b *compState) int { return a.order - b.order })
+		slices.SortFunc(c.nextActive, func(a, b *compState) int { return a.order - b.order })
 	}
-	d.active, d.nextActive = d.nextActive, d.active
-	e.noteActive(d)
-	d.lastEdge, d.lastCycle, d.ticked = t, cycle, true
-	d.edgeCount++
+	c.active, c.nextActive = c.nextActive, c.active
+	e.noteActive(c)
+	c.lastEdge, c.lastCycle, c.ticked = t, cycle, true
 	if e.hooks.edge != nil {
-		e.hooks.fireEdge(d, cycle, t)
+		slices.SortFunc(e.edgeDoms, func(a, b *Domain) int { return a.index - b.index })
+		for _, d := range e.edgeDoms {
+			e.hooks.fireEdge(d, cycle, t)
+		}
+		e.edgeDoms = e.edgeDoms[:0]
 	}
 }
 
-// noteActive keeps activeDoms, the domains with a non-empty active list,
-// up to date after an edge of d.
-func (e *Engine) noteActive(d *Domain) {
+// noteActive keeps activeClocks, the clocks with a non-empty active list,
+// up to date after an edge of c.
+func (e *Engine) noteActive(c *clock) {
 	switch {
-	case len(d.active) > 0 && d.activeSlot < 0:
-		d.activeSlot = len(e.activeDoms)
-		e.activeDoms = append(e.activeDoms, d)
-	case len(d.active) == 0 && d.activeSlot >= 0:
-		last := e.activeDoms[len(e.activeDoms)-1]
-		e.activeDoms[d.activeSlot] = last
-		last.activeSlot = d.activeSlot
-		e.activeDoms = e.activeDoms[:len(e.activeDoms)-1]
-		d.activeSlot = -1
+	case len(c.active) > 0 && c.activeSlot < 0:
+		c.activeSlot = len(e.activeClocks)
+		e.activeClocks = append(e.activeClocks, c)
+	case len(c.active) == 0 && c.activeSlot >= 0:
+		last := e.activeClocks[len(e.activeClocks)-1]
+		e.activeClocks[c.activeSlot] = last
+		last.activeSlot = c.activeSlot
+		e.activeClocks = e.activeClocks[:len(e.activeClocks)-1]
+		c.activeSlot = -1
 	}
 }
 
-// collect returns the components due in d at t in registration order,
-// draining the wake and timer entries for (t, d).
-func (e *Engine) collect(d *Domain, t Time) []*compState {
+// collect returns the components due on c at t in registration order,
+// draining the wake and timer entries for (t, c).
+func (e *Engine) collect(c *clock, t Time) []*compState {
 	list := e.scratch[:0]
 	var act []*compState
-	if len(d.active) > 0 && d.lastEdge+d.period == t {
-		act = d.active
+	if len(c.active) > 0 && c.lastEdge+c.period == t {
+		act = c.active
 	}
 	i := 0
 	for {
-		fromWakes := e.wakes.len() > 0 && e.wakes.top().t == t && e.wakes.top().dom() == d.index
-		fromTimers := e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().dom() == d.index
+		fromWakes := e.wakes.len() > 0 && e.wakes.top().t == t && e.wakes.top().clk() == c.index
+		fromTimers := e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().clk() == c.index
 		var w wakeEntry
 		switch {
 		case fromWakes && (!fromTimers || e.wakes.top().key <= e.timers.top().key):
@@ -433,7 +446,7 @@ func (e *Engine) collect(d *Domain, t Time) []*compState {
 		list = appendOnce(list, act[i])
 	}
 	if e.opts.AlwaysTick {
-		list = append(list[:0], d.comps...)
+		list = append(list[:0], c.comps...)
 	}
 	e.scratch = list
 	return list

@@ -42,5 +42,5 @@ func (e *Engine) wakeAt(cs *compState, t Time) {
 	if t <= e.now {
 		t = cs.dom.FirstEdgeAfter(e.now)
 	}
-	e.wakes.push(newWake(t, cs.dom.index, cs.order, cs))
+	e.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
 }

@@ -1,7 +1,7 @@
 package rtlmodel
 
-// wakeEntry asks for cs to be evaluated at the edge at time t of domain
-// dom; key packs (domain, registration order) so the heap compares two
+// wakeEntry asks for cs to be evaluated at the edge at time t of its
+// clock; key packs (clock, registration order) so the heap compares two
 // words.
 type wakeEntry struct {
 	t   Time
@@ -10,12 +10,12 @@ type wakeEntry struct {
 }
 
 // newWake builds the entry for cs at t.
-func newWake(t Time, dom, ord int, cs *compState) wakeEntry {
-	return wakeEntry{t: t, key: uint64(dom)<<32 | uint64(uint32(ord)), cs: cs}
+func newWake(t Time, clk, ord int, cs *compState) wakeEntry {
+	return wakeEntry{t: t, key: uint64(clk)<<32 | uint64(uint32(ord)), cs: cs}
 }
 
-// dom is the entry's domain index.
-func (a *wakeEntry) dom() int { return int(a.key >> 32) }
+// clk is the entry's clock index.
+func (a *wakeEntry) clk() int { return int(a.key >> 32) }
 
 // ord is the component's registration order.
 func (a *wakeEntry) ord() int { return int(uint32(a.key)) }
@@ -24,7 +24,7 @@ func (a *wakeEntry) before(b *wakeEntry) bool {
 	return a.t < b.t || (a.t == b.t && a.key < b.key)
 }
 
-// wakeHeap is a 4-ary min-heap ordered by (time, domain, registration
+// wakeHeap is a 4-ary min-heap ordered by (time, clock, registration
 // order): half the levels of a binary heap, and a node's children share a
 // cache line. Equal keys are the same request and are dropped when popped,
 // so neither the order of pushes nor the heap's shape shows in the order

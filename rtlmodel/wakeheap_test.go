@@ -32,10 +32,10 @@ func TestWakeHeapPopsInKeyOrder(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("popped %d of %d entries", len(got), len(want))
 	}
-	// Every entry's domain and order survive the packing.
+	// Every entry's clock and order survive the packing.
 	for _, e := range want {
-		if e.dom() < 0 || e.dom() > 2 || e.ord() < 0 || e.ord() > 19 {
-			t.Fatalf("key %x unpacks to domain %d order %d", e.key, e.dom(), e.ord())
+		if e.clk() < 0 || e.clk() > 2 || e.ord() < 0 || e.ord() > 19 {
+			t.Fatalf("key %x unpacks to clock %d order %d", e.key, e.clk(), e.ord())
 		}
 	}
 	sortByKey := func(s []wakeEntry) {

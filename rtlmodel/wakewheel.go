@@ -12,7 +12,7 @@ import (
 // one slot per distinct time: a push appends to its slot, and the slot
 // holding the earliest time is sorted once when it becomes the head.
 // Wakes further out, or all of them when the wheel is off (no grain),
-// go to the heap. It pops in (time, domain, order) order, exactly as a
+// go to the heap. It pops in (time, clock, order) order, exactly as a
 // single heap would.
 type wakeWheel struct {
 	grain    Time // 0: the wheel is off and every wake goes to the heap

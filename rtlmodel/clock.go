@@ -1,0 +1,38 @@
+package rtlmodel
+
+// clock is the edge schedule of the domains that share a period and a
+// phase. Their edges coincide, so the engine evaluates the due components
+// of all of them together and commits once per edge: a fabric of a
+// thousand NICs clocked alike costs one edge where it would otherwise cost
+// a thousand. Each Domain keeps its own name and statistics.
+type clock struct {
+	period Time
+	phase  Time
+	index  int // creation order: clocks at equal times run in this order
+
+	comps      []*compState // of all its domains, in registration order
+	active     []*compState // due at the edge after lastEdge, sorted by order
+	nextActive []*compState // scratch: built during an edge
+	lastEdge   Time         // time of the last processed edge
+	lastCycle  uint64       // its cycle number
+	ticked     bool         // whether any edge was processed
+	activeSlot int          // index in the engine's activeClocks, -1 when not there
+}
+
+// cycleAt returns the cycle whose edge is at t; t must be an edge time.
+func (c *clock) cycleAt(t Time) uint64 { return uint64((t - c.phase) / c.period) }
+
+// edgeTime returns the time of cycle n.
+func (c *clock) edgeTime(n uint64) Time { return c.phase + Time(n)*c.period }
+
+// clockFor returns the clock of period and phase, creating it if needed.
+func (e *Engine) clockFor(period, phase Time) *clock {
+	for _, c := range e.clocks {
+		if c.period == period && c.phase == phase {
+			return c
+		}
+	}
+	c := &clock{period: period, phase: phase, index: len(e.clocks), activeSlot: -1}
+	e.clocks = append(e.clocks, c)
+	return c
+}
