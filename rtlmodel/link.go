@@ -41,7 +41,10 @@ type creditReturn struct {
 // Link carries items of type T from one component to another with a fixed
 // latency, a per-cycle width and optional credit-based flow control. Only
 // the sender calls CanSend, Send and Credits; only the receiver calls Peek
-// and Recv.
+// and Recv. An item or credit is queued with the time it becomes visible,
+// always after the edge that sent it, so the link needs no commit unless
+// transfers are traced (then it commits, and the trace comes out in link
+// order whatever the order of evaluation).
 type Link[T any] struct {
 	name     string
 	id       int
@@ -312,8 +315,52 @@ func (l *Link[T]) send(v T, at Time) {
 		l.sentAt, l.sent = l.e.now, 0
 	}
 	l.sent++
+	if l.e.hooks.transfer == nil {
+		// Nobody traces transfers: deliver now. The item is visible only
+		// from its arrival, after this edge, so no Eval of this edge can
+		// tell it from one delivered at the commit.
+		l.deliver(l.e, at, v, l.fixedArrival(l.e.now))
+		return
+	}
 	l.staged.Push(flight[T]{at: at, item: v})
 	l.touch()
+}
+
+// fixedArrival is the arrival, at the fixed latency, of an item sent at now.
+func (l *Link[T]) fixedArrival(now Time) Time {
+	if l.sameDomain {
+		return now + l.latencyPs
+	}
+	rx := l.to.cs.dom
+	return rx.FirstEdgeAfter(now) + Time(l.cfg.Latency-1)*rx.period
+}
+
+// deliver queues an item sent now for the receiver (asked for at, 0 for
+// the fixed latency), wakes it and tells its watch.
+func (l *Link[T]) deliver(e *Engine, asked Time, v T, fixed Time) {
+	at := fixed
+	if asked != 0 {
+		at = max(l.to.cs.dom.FirstEdgeAtOrAfter(asked), fixed)
+	}
+	at = max(at, l.lastAt)
+	l.lastAt = at
+	at += l.rxDelay
+	l.q.Push(flight[T]{at: at, item: v})
+	if e.hooks.transfer != nil {
+		e.hooks.fireTransfer(&TransferEvent{Link: l.name, From: l.from.cs.path, To: l.to.cs.path,
+			Domain: l.from.cs.dom.name, Cycle: l.from.cs.dom.CycleAt(e.now), Time: e.now, Arrive: at,
+			item: v, render: l.renderAny})
+	}
+	if at != l.wakeAt {
+		l.wakeAt = at
+		e.wakeFor(l.to.cs, at)
+	}
+	if l.arrivals != nil && at != l.arrLast {
+		l.arrLast = at
+		l.arrivals.add(at, l.arrIdx)
+	}
+	l.transfers.v++
+	e.noteProgress(1)
 }
 
 // Peek returns the oldest delivered item without taking it.
@@ -326,7 +373,7 @@ func (l *Link[T]) Peek() (T, bool) {
 }
 
 // Recv takes the oldest delivered item; with credits, its credit starts
-// back to the sender at this edge's commit.
+// back to the sender at this edge (usable CreditLatency sender cycles on).
 func (l *Link[T]) Recv() (T, bool) {
 	v, ok := l.Peek()
 	if !ok {
@@ -334,8 +381,12 @@ func (l *Link[T]) Recv() (T, bool) {
 	}
 	l.q.Pop()
 	if l.cfg.Credits > 0 {
-		l.stagedRet += l.cost(v)
-		l.touch()
+		if l.e.hooks.transfer == nil {
+			l.returnCredits(l.e, l.cost(v)) // usable only after this edge
+		} else {
+			l.stagedRet += l.cost(v)
+			l.touch()
+		}
 	}
 	return v, true
 }
@@ -355,55 +406,38 @@ func (l *Link[T]) elemID() int { return l.id }
 
 func (l *Link[T]) commit(e *Engine) {
 	l.dirty = false
-	if n := l.staged.Len(); n > 0 {
-		fixed := e.now + l.latencyPs
-		if !l.sameDomain {
-			rx := l.to.cs.dom
-			fixed = rx.FirstEdgeAfter(e.now) + Time(l.cfg.Latency-1)*rx.period
-		}
+	if l.staged.Len() > 0 {
+		fixed := l.fixedArrival(e.now)
 		for l.staged.Len() > 0 {
 			f := l.staged.Pop()
-			at := fixed
-			if f.at != 0 {
-				at = max(l.to.cs.dom.FirstEdgeAtOrAfter(f.at), fixed)
-			}
-			at = max(at, l.lastAt)
-			l.lastAt = at
-			at += l.rxDelay
-			l.q.Push(flight[T]{at: at, item: f.item})
-			if e.hooks.transfer != nil {
-				e.hooks.fireTransfer(&TransferEvent{Link: l.name, From: l.from.cs.path, To: l.to.cs.path,
-					Domain: l.from.cs.dom.name, Cycle: l.from.cs.dom.CycleAt(e.now), Time: e.now, Arrive: at,
-					item: f.item, render: l.renderAny})
-			}
-			if at != l.wakeAt {
-				l.wakeAt = at
-				e.wakeFor(l.to.cs, at)
-			}
-			if l.arrivals != nil && at != l.arrLast {
-				l.arrLast = at
-				l.arrivals.add(at, l.arrIdx)
-			}
+			l.deliver(e, f.at, f.item, fixed)
 		}
-		l.transfers.v += uint64(n)
-		e.noteProgress(uint64(n))
 	}
 	if l.stagedRet > 0 {
-		at := e.now + l.creditPs
-		if !l.sameDomain {
-			tx := l.from.cs.dom
-			at = tx.FirstEdgeAfter(e.now) + Time(l.cfg.CreditLatency-1)*tx.period
-		}
-		l.returns.Push(creditReturn{at: at, n: l.stagedRet})
-		if l.credits != nil {
-			l.credits.add(at, l.credIdx)
-		}
-		e.noteProgress(uint64(l.stagedRet))
+		l.returnCredits(e, l.stagedRet)
 		l.stagedRet = 0
-		if at != l.creditWake {
-			l.creditWake = at
-			e.wakeFor(l.from.cs, at)
-		}
+	}
+}
+
+// returnCredits starts n credits back to the sender at this edge.
+func (l *Link[T]) returnCredits(e *Engine, n int) {
+	at := e.now + l.creditPs
+	if !l.sameDomain {
+		tx := l.from.cs.dom
+		at = tx.FirstEdgeAfter(e.now) + Time(l.cfg.CreditLatency-1)*tx.period
+	}
+	e.noteProgress(uint64(n))
+	if l.returns.n > 0 && l.returns.Back().at == at {
+		l.returns.Back().n += n // another item taken at this edge: told already
+		return
+	}
+	l.returns.Push(creditReturn{at: at, n: n})
+	if l.credits != nil {
+		l.credits.add(at, l.credIdx)
+	}
+	if at != l.creditWake {
+		l.creditWake = at
+		e.wakeFor(l.from.cs, at)
 	}
 }
 

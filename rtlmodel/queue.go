@@ -41,6 +41,9 @@ func (q *Queue[T]) Push(v T) {
 // Front returns the oldest item; the queue must not be empty.
 func (q *Queue[T]) Front() *T { return &q.buf[q.head] }
 
+// Back returns the newest item; the queue must not be empty.
+func (q *Queue[T]) Back() *T { return &q.buf[(q.head+q.n-1)&q.mask] }
+
 // Pop removes and returns the oldest item; the queue must not be empty.
 func (q *Queue[T]) Pop() T {
 	v := q.buf[q.head]
