@@ -17,7 +17,16 @@ type clock struct {
 	lastCycle  uint64       // its cycle number
 	ticked     bool         // whether any edge was processed
 	activeSlot int          // index in the engine's activeClocks, -1 when not there
+	due        []uint64     // bit i: comps[i] is due at the edge being gathered
+	marked     bool         // in the engine's list of clocks due at this edge
 }
+
+// markDue notes that cs, a component of c, is due at the edge being
+// gathered.
+func (c *clock) markDue(cs *compState) { c.due[cs.pos>>6] |= 1 << uint(cs.pos&63) }
+
+// onEdge reports whether t is an edge of c.
+func (c *clock) onEdge(t Time) bool { return t >= c.phase && (t-c.phase)%c.period == 0 }
 
 // cycleAt returns the cycle whose edge is at t; t must be an edge time.
 func (c *clock) cycleAt(t Time) uint64 { return uint64((t - c.phase) / c.period) }

@@ -59,6 +59,7 @@ type compState struct {
 	path   string
 	dom    *Domain
 	clk    *clock // dom.clk
+	pos    int    // index in clk.comps
 	order  int    // registration order across the engine
 	handle *Handle
 

@@ -2,6 +2,7 @@ package rtlmodel
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -120,11 +121,15 @@ func (e *Engine) Add(d *Domain, path string, c Component) (*Handle, error) {
 		return nil, fmt.Errorf("component %q registered twice", path)
 	}
 	e.paths[path] = true
-	cs := &compState{comp: c, path: path, dom: d, clk: d.clk, order: len(e.comps), timer: -1}
+	clk := d.clk
+	cs := &compState{comp: c, path: path, dom: d, clk: clk, pos: len(clk.comps), order: len(e.comps), timer: -1}
 	cs.handle = &Handle{e: e, cs: cs}
 	e.comps = append(e.comps, cs)
 	d.comps = append(d.comps, cs)
-	d.clk.comps = append(d.clk.comps, cs)
+	clk.comps = append(clk.comps, cs)
+	if len(clk.comps) > 64*len(clk.due) {
+		clk.due = append(clk.due, 0)
+	}
 	return cs.handle, nil
 }
 
@@ -258,17 +263,6 @@ func (e *Engine) Run(until Time) error {
 			return e.deadlock(fmt.Sprintf("no progress for %d cycles", e.opts.WatchdogCycles))
 		}
 		e.now = t
-		if e.opts.AlwaysTick {
-			for _, c := range e.clocks {
-				if e.dueAt(c, t) {
-					e.runEdge(c, t)
-					if e.err != nil {
-						return e.err
-					}
-				}
-			}
-			continue
-		}
 		if err := e.runDue(t); err != nil {
 			return err
 		}
@@ -277,68 +271,50 @@ func (e *Engine) Run(until Time) error {
 }
 
 // runDue runs, in clock order, the edges at t of the clocks with work:
-// those whose active list is due and those with wakes or plans at t. It
-// looks at those clocks only, not at every clock of the engine.
+// those whose active list is due and those with wakes or plans at t (with
+// AlwaysTick, every clock with components and an edge at t). It takes all
+// the wakes and plans of t at once, marking their components due in their
+// clock, and looks at those clocks only, not at every clock of the engine.
 func (e *Engine) runDue(t Time) error {
 	due := e.dueScratch[:0]
+	mark := func(c *clock) {
+		if !c.marked {
+			c.marked = true
+			due = append(due, c)
+		}
+	}
 	for _, c := range e.activeClocks {
 		if c.lastEdge+c.period == t {
-			due = append(due, c)
+			mark(c)
+		}
+	}
+	for e.wakes.len() > 0 && e.wakes.top().t == t {
+		cs := e.wakes.pop().cs
+		cs.clk.markDue(cs)
+		mark(cs.clk)
+	}
+	for e.timers.len() > 0 && e.timers.top().t == t {
+		cs := e.timers.pop().cs
+		cs.clk.markDue(cs)
+		mark(cs.clk)
+	}
+	if e.opts.AlwaysTick {
+		for _, c := range e.clocks {
+			if len(c.comps) > 0 && c.onEdge(t) {
+				mark(c)
+			}
 		}
 	}
 	slices.SortFunc(due, func(a, b *clock) int { return a.index - b.index })
 	e.dueScratch = due
-	for i := 0; ; {
-		c := e.wakeClockAt(t)
-		if i < len(due) && (c == nil || due[i].index <= c.index) {
-			if c == due[i] {
-				c = nil
-			}
-			c, i = due[i], i+1
-		}
-		if c == nil {
-			return nil
-		}
+	for _, c := range due {
+		c.marked = false
 		e.runEdge(c, t)
 		if e.err != nil {
 			return e.err
 		}
 	}
-}
-
-// wakeClockAt returns the first clock (by index) with a wake or a plan at
-// t, or nil.
-func (e *Engine) wakeClockAt(t Time) *clock {
-	idx := -1
-	if e.wakes.len() > 0 && e.wakes.top().t == t {
-		idx = e.wakes.top().clk()
-	}
-	if e.timers.len() > 0 && e.timers.top().t == t {
-		if j := e.timers.top().clk(); idx < 0 || j < idx {
-			idx = j
-		}
-	}
-	if idx < 0 {
-		return nil
-	}
-	return e.clocks[idx]
-}
-
-// dueAt reports whether clock c has an edge with work at time t.
-func (e *Engine) dueAt(c *clock, t Time) bool {
-	if t < c.phase || (t-c.phase)%c.period != 0 {
-		return false
-	}
-	if e.opts.AlwaysTick && len(c.comps) > 0 {
-		return true
-	}
-	if len(c.active) > 0 && c.lastEdge+c.period == t {
-		return true
-	}
-	if e.wakes.len() > 0 && e.wakes.top().t == t && e.wakes.top().clk() == c.index {
-		return true
-	}
-	return e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().clk() == c.index
+	return nil
 }
 
 // runEdge evaluates then commits everything due on clock c at time t.
@@ -414,51 +390,32 @@ func (e *Engine) noteActive(c *clock) {
 	}
 }
 
-// collect returns the components due on c at t in registration order,
-// draining the wake and timer entries for (t, c).
+// collect returns the components due on c at t in registration order:
+// those its wakes and plans marked and its active list.
 func (e *Engine) collect(c *clock, t Time) []*compState {
-	list := e.scratch[:0]
-	var act []*compState
 	if len(c.active) > 0 && c.lastEdge+c.period == t {
-		act = c.active
-	}
-	i := 0
-	for {
-		fromWakes := e.wakes.len() > 0 && e.wakes.top().t == t && e.wakes.top().clk() == c.index
-		fromTimers := e.timers.len() > 0 && e.timers.top().t == t && e.timers.top().clk() == c.index
-		var w wakeEntry
-		switch {
-		case fromWakes && (!fromTimers || e.wakes.top().key <= e.timers.top().key):
-			w = e.wakes.pop()
-		case fromTimers:
-			w = e.timers.pop()
+		for _, cs := range c.active {
+			c.markDue(cs)
 		}
-		if w.cs == nil {
-			break
-		}
-		for i < len(act) && act[i].order < w.ord() {
-			list = appendOnce(list, act[i])
-			i++
-		}
-		list = appendOnce(list, w.cs)
 	}
-	for ; i < len(act); i++ {
-		list = appendOnce(list, act[i])
-	}
+	list := e.scratch[:0]
 	if e.opts.AlwaysTick {
-		list = append(list[:0], c.comps...)
+		list = append(list, c.comps...)
+		clear(c.due)
+	}
+	for w, word := range c.due {
+		if word == 0 {
+			continue
+		}
+		c.due[w] = 0
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &^= 1 << uint(b)
+			list = append(list, c.comps[w<<6|b])
+		}
 	}
 	e.scratch = list
 	return list
-}
-
-// appendOnce appends cs unless it is already the last element (the list is
-// built in registration order, so duplicates are adjacent).
-func appendOnce(list []*compState, cs *compState) []*compState {
-	if n := len(list); n > 0 && list[n-1] == cs {
-		return list
-	}
-	return append(list, cs)
 }
 
 // commitAll commits the state written in this edge. Commits are

@@ -1,19 +1,16 @@
 package rtlmodel
 
-import (
-	"math/bits"
-	"slices"
-)
+import "math/bits"
 
 // wakeWheel is the engine's queue of link and handle wakes: a timing wheel
 // for the near future with a heap behind it for the rest. Every edge time
 // is a multiple of the grain (the greatest common divisor of all clock
 // periods and phases), so the wakes within wheelSlots grains of now fall in
 // one slot per distinct time: a push appends to its slot, and the slot
-// holding the earliest time is sorted once when it becomes the head.
-// Wakes further out, or all of them when the wheel is off (no grain),
-// go to the heap. It pops in (time, clock, order) order, exactly as a
-// single heap would.
+// holding the earliest time becomes the head. Wakes further out, or all of
+// them when the wheel is off (no grain), go to the heap. It pops in time
+// order; the wakes of one time come in no particular order, since the
+// engine takes all of them at once and orders the components itself.
 type wakeWheel struct {
 	grain    Time // 0: the wheel is off and every wake goes to the heap
 	now      *Time
@@ -24,7 +21,6 @@ type wakeWheel struct {
 	head   int  // slot being read, -1 when none
 	headAt Time // its time
 	rd     int  // next entry of the head slot
-	sorted bool // the head slot's unread entries are in key order
 
 	far wakeHeap // wakes beyond the wheel's reach
 }
@@ -78,10 +74,7 @@ func (w *wakeWheel) push(e wakeEntry) {
 	w.slots[i] = append(w.slots[i], e)
 	w.occupied[i>>6] |= 1 << uint(i&63)
 	w.count++
-	switch {
-	case i == w.head:
-		w.sorted = false
-	case w.head >= 0 && e.t < w.headAt:
+	if w.head >= 0 && e.t < w.headAt {
 		w.unload()
 	}
 }
@@ -94,7 +87,7 @@ func (w *wakeWheel) unload() {
 	w.head, w.rd = -1, 0
 }
 
-// load makes the slot of the earliest wake the head, sorted.
+// load makes the slot of the earliest wake the head.
 func (w *wakeWheel) load() bool {
 	if w.head >= 0 && w.rd == len(w.slots[w.head]) {
 		w.slots[w.head] = w.slots[w.head][:0]
@@ -106,19 +99,7 @@ func (w *wakeWheel) load() bool {
 			return false
 		}
 		w.head = w.firstOccupied(w.slot(*w.now))
-		w.headAt, w.rd, w.sorted = w.slots[w.head][0].t, 0, false
-	}
-	if !w.sorted {
-		slices.SortFunc(w.slots[w.head][w.rd:], func(a, b wakeEntry) int {
-			switch {
-			case a.key < b.key:
-				return -1
-			case a.key > b.key:
-				return 1
-			}
-			return 0
-		})
-		w.sorted = true
+		w.headAt, w.rd = w.slots[w.head][0].t, 0
 	}
 	return true
 }
@@ -145,7 +126,7 @@ func (w *wakeWheel) fromWheel() bool {
 	if !w.load() {
 		return false
 	}
-	return w.far.len() == 0 || w.slots[w.head][w.rd].before(w.far.top())
+	return w.far.len() == 0 || w.headAt <= w.far.top().t
 }
 
 func (w *wakeWheel) top() *wakeEntry {
