@@ -82,7 +82,21 @@ type Link[T any] struct {
 	arrivals, credits *Watch // told of deliveries and credit returns; nil: nobody
 	arrIdx, credIdx   int
 	arrLast           Time // the last arrival time reported
+
+	taker func(v T, visible Time) (taken Time) // a receiver that takes on send; nil: none
 }
+
+// TakeOnSend makes the receiver take every item when it is sent instead of
+// at an edge of its own: take is told the item and the time it becomes
+// visible, and returns the receiver edge at which the receiver takes it (at
+// or after visible, and never before the previous item's). The credits
+// come back from that edge as if the receiver had called Recv there, and
+// the receiver is not woken. It is for a receiver whose every decision is
+// a function of the arrival times and its own state, read by nobody else
+// before the taking edge (a PHY that serialises frames in order): it is
+// then exactly the component that waits for each item, without an Eval per
+// item. Call it before the run; Peek and Recv then find nothing.
+func (l *Link[T]) TakeOnSend(take func(v T, visible Time) (taken Time)) { l.taker = take }
 
 // DelayArrivals makes every item visible cycles receiver cycles later than
 // the link would deliver it: a fixed receive pipeline the receiver would
@@ -319,7 +333,7 @@ func (l *Link[T]) send(v T, at Time) {
 		// Nobody traces transfers: deliver now. The item is visible only
 		// from its arrival, after this edge, so no Eval of this edge can
 		// tell it from one delivered at the commit.
-		l.deliver(l.e, at, v, l.fixedArrival(l.e.now))
+		l.deliver(l.e, at, v, l.e.now)
 		return
 	}
 	l.staged.Push(flight[T]{at: at, item: v})
@@ -335,22 +349,50 @@ func (l *Link[T]) fixedArrival(now Time) Time {
 	return rx.FirstEdgeAfter(now) + Time(l.cfg.Latency-1)*rx.period
 }
 
-// deliver queues an item sent now for the receiver (asked for at, 0 for
-// the fixed latency), wakes it and tells its watch.
-func (l *Link[T]) deliver(e *Engine, asked Time, v T, fixed Time) {
-	at := fixed
+// SendAtFrom is SendAt for an item that leaves at the sender's edge from,
+// later than now: a TakeOnSend receiver passing on, when it is sent, what
+// it will send at the edge it takes it. Items must be sent in order of
+// from, at most Width per edge.
+func (l *Link[T]) SendAtFrom(v T, at, from Time) {
+	if at == 0 {
+		at = 1
+	}
+	if l.sentAt == from && l.sent >= l.cfg.Width || l.sentAt != Forever && from < l.sentAt {
+		l.e.fail(fmt.Errorf("link %s: item sent at %v after one at %v, or more than %d at one edge", l.name, from, l.sentAt, l.cfg.Width))
+		return
+	}
+	if l.sentAt != from {
+		l.sentAt, l.sent = from, 0
+	}
+	l.sent++
+	l.deliver(l.e, at, v, from)
+}
+
+// deliver queues an item sent at the edge from for the receiver (asked
+// for at, 0 for the fixed latency), wakes it and tells its watch.
+func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
+	at := l.fixedArrival(from)
 	if asked != 0 {
-		at = max(l.to.cs.dom.FirstEdgeAtOrAfter(asked), fixed)
+		at = max(l.to.cs.dom.FirstEdgeAtOrAfter(asked), at)
 	}
 	at = max(at, l.lastAt)
 	l.lastAt = at
 	at += l.rxDelay
-	l.q.Push(flight[T]{at: at, item: v})
 	if e.hooks.transfer != nil {
 		e.hooks.fireTransfer(&TransferEvent{Link: l.name, From: l.from.cs.path, To: l.to.cs.path,
-			Domain: l.from.cs.dom.name, Cycle: l.from.cs.dom.CycleAt(e.now), Time: e.now, Arrive: at,
+			Domain: l.from.cs.dom.name, Cycle: l.from.cs.dom.CycleAt(from), Time: from, Arrive: at,
 			item: v, render: l.renderAny})
 	}
+	if l.taker != nil {
+		taken := l.taker(v, at)
+		l.transfers.v++
+		e.noteProgress(1)
+		if l.cfg.Credits > 0 {
+			l.returnCredits(e, taken, l.cost(v))
+		}
+		return
+	}
+	l.q.Push(flight[T]{at: at, item: v})
 	if at != l.wakeAt {
 		l.wakeAt = at
 		e.wakeFor(l.to.cs, at)
@@ -382,7 +424,7 @@ func (l *Link[T]) Recv() (T, bool) {
 	l.q.Pop()
 	if l.cfg.Credits > 0 {
 		if l.e.hooks.transfer == nil {
-			l.returnCredits(l.e, l.cost(v)) // usable only after this edge
+			l.returnCredits(l.e, l.e.now, l.cost(v)) // usable only after this edge
 		} else {
 			l.stagedRet += l.cost(v)
 			l.touch()
@@ -406,25 +448,23 @@ func (l *Link[T]) elemID() int { return l.id }
 
 func (l *Link[T]) commit(e *Engine) {
 	l.dirty = false
-	if l.staged.Len() > 0 {
-		fixed := l.fixedArrival(e.now)
-		for l.staged.Len() > 0 {
-			f := l.staged.Pop()
-			l.deliver(e, f.at, f.item, fixed)
-		}
+	for l.staged.Len() > 0 {
+		f := l.staged.Pop()
+		l.deliver(e, f.at, f.item, e.now)
 	}
 	if l.stagedRet > 0 {
-		l.returnCredits(e, l.stagedRet)
+		l.returnCredits(e, e.now, l.stagedRet)
 		l.stagedRet = 0
 	}
 }
 
-// returnCredits starts n credits back to the sender at this edge.
-func (l *Link[T]) returnCredits(e *Engine, n int) {
-	at := e.now + l.creditPs
+// returnCredits starts n credits back to the sender at the receiver edge
+// taken (this edge, or a later one for a TakeOnSend receiver).
+func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
+	at := taken + l.creditPs
 	if !l.sameDomain {
 		tx := l.from.cs.dom
-		at = tx.FirstEdgeAfter(e.now) + Time(l.cfg.CreditLatency-1)*tx.period
+		at = tx.FirstEdgeAfter(taken) + Time(l.cfg.CreditLatency-1)*tx.period
 	}
 	e.noteProgress(uint64(n))
 	if l.returns.n > 0 && l.returns.Back().at == at {

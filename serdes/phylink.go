@@ -15,7 +15,8 @@ type RxFrame[T any] struct {
 
 // PhyLink is the physical link between two ports as an rtlmodel component
 // in the transmitter's clock domain. It takes frames from the transmitting
-// MAC (a credited rtlmodel link, at most one frame in the PCS at a time),
+// MAC (a credited rtlmodel link, at most one frame in the PCS at a time;
+// each frame's taking edge is decided when the MAC sends it, see take),
 // serialises them at the port's exact rate with the carried remainder,
 // adds propagation and the RX FEC fill and pipeline, and delivers each
 // frame to the receiving MAC at the first receiver edge at or after the
@@ -29,6 +30,8 @@ type PhyLink[T any] struct {
 	size func(T) int
 
 	lastStart rtlmodel.Time
+	lastTake  rtlmodel.Time // edge the last frame was taken at
+	took      bool
 	tail      func(T) (rtlmodel.Time, bool)
 	frames    *rtlmodel.Counter
 	bytes     *rtlmodel.Counter
@@ -73,55 +76,49 @@ func (p *PhyLink[T]) DegradeAtCycle(cycle uint64, failedLanes int) error {
 func (p *PhyLink[T]) SetTail(fn func(T) (tail rtlmodel.Time, whole bool)) { p.tail = fn }
 
 // Connect sets the link from the transmitting MAC and the one to the
-// receiving MAC. in should carry credits so the MAC waits for the PCS.
+// receiving MAC. in should carry credits so the MAC waits for the PCS;
+// out must not (a wire is not flow-controlled), and carries one frame per
+// edge.
 func (p *PhyLink[T]) Connect(in *rtlmodel.Link[T], out *rtlmodel.Link[RxFrame[T]]) {
 	p.in, p.out = in, out
+	in.TakeOnSend(p.take)
 }
 
-// Eval takes the next frame once the previous one has started on the wire.
-func (p *PhyLink[T]) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
+// take is the PCS taking a frame, decided when the MAC sends it: at the
+// first edge at which the frame is visible, the previous frame has started
+// on the wire (the PCS holds one) and no frame was taken yet (one per
+// edge). Every input of that decision is known at the send, so the frame's
+// whole timing is computed then and nothing waits for an Eval; a PHY that
+// took each frame at an Eval of its own would take it at the same edge.
+func (p *PhyLink[T]) take(f T, visible rtlmodel.Time) rtlmodel.Time {
 	d := p.h.Domain()
-	if p.lastStart > edge.Time+p.wire.cfg.TxLatency {
-		// The PCS holds one frame: take the next when the last has started.
-		return rtlmodel.Wake(d.CycleAt(d.FirstEdgeAtOrAfter(p.lastStart - p.wire.cfg.TxLatency)))
+	at := visible
+	if p.lastStart > at+p.wire.cfg.TxLatency {
+		at = d.FirstEdgeAtOrAfter(p.lastStart - p.wire.cfg.TxLatency)
 	}
-	f, ok := p.in.Peek()
-	if !ok {
-		return rtlmodel.Never
+	if p.took && at < p.lastTake+d.Period() {
+		at = p.lastTake + d.Period()
 	}
-	if !p.out.CanSend() {
-		return edge.Next()
-	}
-	p.in.Recv()
+	p.lastTake, p.took = at, true
 	n := p.size(f)
 	var tail rtlmodel.Time
 	whole := false
 	if p.tail != nil {
 		tail, whole = p.tail(f)
 	}
-	t := p.wire.TransmitAfter(edge.Time, n, tail, whole)
+	t := p.wire.TransmitAfter(at, n, tail, whole)
 	p.lastStart = t.FirstBitOut
 	p.frames.Inc()
 	p.bytes.Add(uint64(n))
 	if t.BadFCS {
 		p.bad.Inc()
 	}
-	p.out.SendAt(RxFrame[T]{Frame: f, Timing: t}, t.Ready)
-	// The next frame can be taken once this one starts: sleep until then
-	// (an Eval in between would only say so again).
-	if next := edge.Time + d.Period(); p.lastStart > next+p.wire.cfg.TxLatency {
-		return rtlmodel.Wake(d.CycleAt(d.FirstEdgeAtOrAfter(p.lastStart - p.wire.cfg.TxLatency)))
-	}
-	return edge.Next()
+	p.out.SendAtFrom(RxFrame[T]{Frame: f, Timing: t}, t.Ready, at)
+	return at
 }
 
-// BlockedOn reports a frame waiting for the receiving side.
-func (p *PhyLink[T]) BlockedOn() string {
-	if _, ok := p.in.Peek(); ok && !p.out.CanSend() {
-		return "credits on " + p.out.Name()
-	}
-	return ""
-}
+// Eval has nothing to do: frames are taken when they are sent (take).
+func (p *PhyLink[T]) Eval(rtlmodel.Edge) rtlmodel.Wake { return rtlmodel.Never }
 
 // RxMAC is the receiving MAC's frame check: it drops frames with a bad FCS
 // (counting them) and passes good frames on.
