@@ -24,7 +24,7 @@ type RxFrame[T any] struct {
 // Timing.BadFCS set; the receiving MAC (RxMAC) drops and counts them.
 type PhyLink[T any] struct {
 	h    *rtlmodel.Handle
-	wire *Wire
+	wire Wire // by value, next to the link state a frame reads
 	in   *rtlmodel.Link[T]
 	out  *rtlmodel.Link[RxFrame[T]]
 	size func(T) int
@@ -46,7 +46,7 @@ func NewPhyLink[T any](e *rtlmodel.Engine, d *rtlmodel.Domain, path string, cfg 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	p := &PhyLink[T]{wire: w, size: size}
+	p := &PhyLink[T]{wire: *w, size: size}
 	if p.h, err = e.Add(d, path, p); err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func NewPhyLink[T any](e *rtlmodel.Engine, d *rtlmodel.Domain, path string, cfg 
 func (p *PhyLink[T]) Handle() *rtlmodel.Handle { return p.h }
 
 // Wire returns the wire model (timings, lane state, FEC sampler).
-func (p *PhyLink[T]) Wire() *Wire { return p.wire }
+func (p *PhyLink[T]) Wire() *Wire { return &p.wire }
 
 // DegradeAtCycle fails lanes of the port at a cycle of the link's domain:
 // frames whose first bit leaves at or after that edge run at the degraded

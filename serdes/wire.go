@@ -69,14 +69,14 @@ type WireConfig struct {
 type Wire struct {
 	cfg       WireConfig
 	lanes     LaneGroup
-	ser       *Serializer
+	ser       Serializer // by value: a frame reads the wire in a few adjacent lines
 	fill      rtlmodel.Time // codeword fill at the line rate, rounded up
 	head      rtlmodel.Time // preamble + cut-through bytes at the MAC rate, rounded up
 	pre, ipg  uint64        // link framing bytes before and after each frame
 	prop      rtlmodel.Time
 	free      rtlmodel.Time // when the wire can take the next frame's first bit
 	started   bool
-	sampler   *FailureSampler
+	sampler   FailureSampler
 	msgBits   uint64 // FEC message bits so far (for codeword boundaries)
 	decidedCW uint64 // codewords decided so far
 	lastHit   bool   // whether the last decided codeword was lost
@@ -107,14 +107,14 @@ func NewWire(cfg WireConfig) (*Wire, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.sampler = s
+	w.sampler = *s
 	w.setLanes(cfg.Lanes)
 	return w, nil
 }
 
 func (w *Wire) setLanes(g LaneGroup) {
 	w.lanes = g
-	w.ser = NewSerializer(g.MACRate())
+	w.ser = *NewSerializer(g.MACRate())
 	w.fill = ceilPS(w.cfg.Interleave.FillTime(g.LineRate()))
 	w.head = ceilPS(g.MACRate().SerialTime((w.pre + uint64(w.cfg.CutThroughBytes)) * 8))
 }
@@ -143,7 +143,7 @@ func (w *Wire) Free() rtlmodel.Time { return w.free }
 func (w *Wire) Frames() (sent, badFCS uint64) { return w.frames, w.bad }
 
 // Sampler returns the statistical FEC path's sampler.
-func (w *Wire) Sampler() *FailureSampler { return w.sampler }
+func (w *Wire) Sampler() *FailureSampler { return &w.sampler }
 
 // DegradeAt fails lanes of the group from time at on: frames whose first
 // bit leaves at or after at run at the degraded rate (for example 400G to
