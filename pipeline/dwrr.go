@@ -43,11 +43,41 @@ func NewDWRR(quanta []uint32) (*DWRR, error) {
 		}
 	}
 	n := len(quanta)
+	if n <= smallDWRR {
+		return newSmallDWRR(&smallDWRRStore{}, quanta), nil
+	}
 	d := &DWRR{n: n, quantum: append([]uint32(nil), quanta...), deficit: make([]uint64, n),
 		head: make([]uint32, n), paused: NewBits(n), fresh: NewBits(n), inRound: NewBits(n),
 		next: make([]int32, n), prev: make([]int32, n)}
 	d.Reset()
 	return d, nil
+}
+
+// smallDWRR is the most queues a DWRR keeps next to its own fields.
+const smallDWRR = 8
+
+// smallDWRRStore is a DWRR of up to smallDWRR queues (a switch port's
+// classes) with its arrays beside it: one allocation and a few adjacent
+// cache lines, where separate slices would cost a miss each.
+type smallDWRRStore struct {
+	d       DWRR
+	quantum [smallDWRR]uint32
+	head    [smallDWRR]uint32
+	deficit [smallDWRR]uint64
+	next    [smallDWRR]int32
+	prev    [smallDWRR]int32
+	bits    [3]uint64
+}
+
+// newSmallDWRR builds in st a DWRR over len(quanta) <= smallDWRR queues
+// whose quanta are checked.
+func newSmallDWRR(st *smallDWRRStore, quanta []uint32) *DWRR {
+	n := len(quanta)
+	copy(st.quantum[:], quanta)
+	st.d = DWRR{n: n, quantum: st.quantum[:n], deficit: st.deficit[:n], head: st.head[:n],
+		paused: st.bits[0:1], fresh: st.bits[1:2], inRound: st.bits[2:3], next: st.next[:n], prev: st.prev[:n]}
+	st.d.Reset()
+	return &st.d
 }
 
 // Size returns the number of queues.

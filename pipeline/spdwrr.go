@@ -47,12 +47,38 @@ func NewSPDWRR(classes []QueueClass) (*SPDWRR, error) {
 		return nil, fmt.Errorf("SP+DWRR: %d priority levels; at most 64", len(levels))
 	}
 	slices.Sort(levels)
-	s := &SPDWRR{n: len(classes), level: make([]int, len(classes)), local: make([]int, len(classes)),
-		members: make([][]int, len(levels)), groups: make([]*DWRR, len(levels))}
+	n := len(classes)
+	var s *SPDWRR
+	var member []int
+	if n <= smallDWRR {
+		st := &smallSPDWRRStore{}
+		st.s = SPDWRR{n: n, level: st.level[:n], local: st.local[:n],
+			members: st.members[:len(levels)], groups: st.groups[:len(levels)]}
+		s, member = &st.s, st.member[:n]
+	} else {
+		s = &SPDWRR{n: n, level: make([]int, n), local: make([]int, n),
+			members: make([][]int, len(levels)), groups: make([]*DWRR, len(levels))}
+		member = make([]int, n)
+	}
+	// each level's members are a run of one array, in queue order
+	count := make([]int, len(levels))
 	for q, c := range classes {
 		l, _ := slices.BinarySearch(levels, c.Level)
-		s.level[q], s.local[q] = l, len(s.members[l])
+		s.level[q], s.local[q] = l, count[l]
+		count[l]++
+	}
+	off := 0
+	for l, k := range count {
+		s.members[l] = member[off : off : off+k]
+		off += k
+	}
+	for q := range classes {
+		l := s.level[q]
 		s.members[l] = append(s.members[l], q)
+	}
+	var small []smallDWRRStore // the levels' DWRRs side by side
+	if n <= smallDWRR {
+		small = make([]smallDWRRStore, len(levels))
 	}
 	for l, m := range s.members {
 		quanta := make([]uint32, len(m))
@@ -65,6 +91,10 @@ func NewSPDWRR(classes []QueueClass) (*SPDWRR, error) {
 				return nil, fmt.Errorf("SP+DWRR: queue %d shares level %d and has a quantum of 0 bytes", q, levels[l])
 			}
 		}
+		if small != nil {
+			s.groups[l] = newSmallDWRR(&small[l], quanta)
+			continue
+		}
 		g, err := NewDWRR(quanta)
 		if err != nil {
 			return nil, err
@@ -72,6 +102,15 @@ func NewSPDWRR(classes []QueueClass) (*SPDWRR, error) {
 		s.groups[l] = g
 	}
 	return s, nil
+}
+
+// smallSPDWRRStore is an SPDWRR of up to smallDWRR queues with its arrays
+// beside it (one allocation; its DWRRs are a second).
+type smallSPDWRRStore struct {
+	s                    SPDWRR
+	level, local, member [smallDWRR]int
+	members              [smallDWRR][]int
+	groups               [smallDWRR]*DWRR
 }
 
 // Size returns the number of queues.
