@@ -129,6 +129,7 @@ func (sw *Switch) buildPipes() error {
 		if err != nil {
 			return err
 		}
+		ip.out.WatchArrivals(&sw.mmu.arrivals, len(sw.mmu.in))
 		sw.mmu.in = append(sw.mmu.in, ip.out)
 		sw.pipes = append(sw.pipes, ip)
 		sw.lbs = append(sw.lbs, ip.lb)

@@ -32,9 +32,10 @@ type mmu struct {
 	work       []uint64 // bit p: port p has queued packets or PFC frames
 	// parked    bit p: port p waits for credits from its PHY; a credit
 	// return (watch) or new work for the port unparks it
-	parked  []uint64
-	watch   rtlmodel.Watch
-	newWork bool // markWork ran since the serving scan began
+	parked   []uint64
+	watch    rtlmodel.Watch // credit returns on out
+	arrivals rtlmodel.Watch // deliveries on in
+	newWork  bool           // markWork ran since the serving scan began
 
 	enq, deq, trims, marks *rtlmodel.Counter
 	drops                  *rtlmodel.Counter
@@ -108,9 +109,15 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	if m.dlb {
 		m.sampleDLB(now)
 	}
-	for _, l := range m.in {
+	// only the pipes that delivered, in pipe order (every delivery wakes
+	// the MMU, so all of them are of this edge)
+	for {
+		i, ok := m.arrivals.Next(now)
+		if !ok {
+			break
+		}
 		for {
-			p, ok := l.Recv()
+			p, ok := m.in[i].Recv()
 			if !ok {
 				break
 			}
