@@ -45,6 +45,8 @@ type Engine struct {
 	timers       timerHeap // each component's own plan (the Wake its Eval returned)
 	now          Time
 	dirty        []stateElem
+	evaluating   bool          // in the evaluations of an edge (wakes wait in pending)
+	pending      []pendingWake // wakes asked for by them
 	scratch      []*compState
 	shuffle      *RNG
 	err          error
@@ -140,7 +142,10 @@ func (e *Engine) newElemID() int { e.nextID++; return e.nextID }
 func (e *Engine) markDirty(s stateElem) { e.dirty = append(e.dirty, s) }
 
 // wakeFor asks for cs to be evaluated at time t (an edge of its domain),
-// unless it is already due then from its clock's active list.
+// unless it is already due then from its clock's active list. Asked during
+// the evaluations of an edge (a link delivering at Send), the wake waits
+// in a list until they end: a receiver evaluated later in the edge may
+// still ask for the next edge itself, and then needs no wake entry.
 func (e *Engine) wakeFor(cs *compState, t Time) {
 	if cs.activeAt == t || cs.wokenAt == t {
 		return
@@ -148,7 +153,29 @@ func (e *Engine) wakeFor(cs *compState, t Time) {
 	// t is later than now, so an entry for it cannot have been taken yet:
 	// a second link delivering at t needs no second entry.
 	cs.wokenAt = t
+	if e.evaluating {
+		e.pending = append(e.pending, pendingWake{cs: cs, t: t})
+		return
+	}
 	e.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
+}
+
+// pendingWake is a wake asked for during the evaluations of an edge.
+type pendingWake struct {
+	cs *compState
+	t  Time
+}
+
+// flushWakes queues the wakes asked for during the evaluations just done,
+// but those of components already due then from their active list.
+func (e *Engine) flushWakes() {
+	for i, p := range e.pending {
+		if p.cs.activeAt != p.t {
+			e.wakes.push(newWake(p.t, p.cs.clk.index, p.cs.order, p.cs))
+		}
+		e.pending[i].cs = nil
+	}
+	e.pending = e.pending[:0]
 }
 
 // fail records the first internal error; the run stops after this edge.
@@ -328,6 +355,7 @@ func (e *Engine) runEdge(c *clock, t Time) {
 		cycle = c.cycleAt(t)
 	}
 	c.nextActive = c.nextActive[:0]
+	e.evaluating = true
 	for _, cs := range list {
 		if d := cs.dom; d.lastEdge != t || !d.ticked {
 			d.lastEdge, d.lastCycle, d.ticked = t, cycle, true
@@ -358,6 +386,8 @@ func (e *Engine) runEdge(c *clock, t Time) {
 			e.timers.set(newWake(c.edgeTime(uint64(w)), c.index, cs.order, cs))
 		}
 	}
+	e.evaluating = false
+	e.flushWakes()
 	e.commitAll()
 	if e.opts.ShuffleEval {
 		slices.SortFunc(c.nextActive, func(a, b *compState) int { return a.order - b.order })
