@@ -26,9 +26,9 @@ func (a *wakeEntry) before(b *wakeEntry) bool {
 
 // wakeHeap is a 4-ary min-heap ordered by (time, clock, registration
 // order): half the levels of a binary heap, and a node's children share a
-// cache line. Equal keys are the same request and are dropped when popped,
-// so neither the order of pushes nor the heap's shape shows in the order
-// of pops.
+// cache line. Equal keys are the same request: they pop one after the
+// other, and the engine's due bitmap counts them once, so neither the order
+// of pushes nor the heap's shape shows in what runs.
 type wakeHeap struct{ s []wakeEntry }
 
 func (h *wakeHeap) len() int { return len(h.s) }

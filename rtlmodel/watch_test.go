@@ -112,3 +112,32 @@ func TestDelayArrivalsShiftsVisibility(t *testing.T) {
 		require.Equal(t, []string{"2 at 4375", "3 at 5000"}, seen, "always-tick %v", tick)
 	}
 }
+
+// Events added in any order come out in (time, index) order, as from a
+// heap, interleaving adds and takes as components do.
+func TestWatchOrdersEventsLikeAHeap(t *testing.T) {
+	r := NewRNG(3, "watch")
+	var w Watch
+	var ref wakeHeap
+	now := Time(0)
+	for step := 0; step < 100000; step++ {
+		if r.Intn(3) > 0 {
+			at := now + Time(1+r.Intn(40))
+			idx := r.Intn(16)
+			w.add(at, idx)
+			ref.push(wakeEntry{t: at, key: uint64(idx)})
+			continue
+		}
+		now += Time(r.Intn(20))
+		for {
+			i, ok := w.Next(now)
+			if ref.len() == 0 || ref.top().t > now {
+				require.False(t, ok, "step %d: event %d before its time", step, i)
+				break
+			}
+			want := ref.pop()
+			require.True(t, ok, "step %d: event missing", step)
+			require.Equal(t, int(want.key), i, "step %d", step)
+		}
+	}
+}
