@@ -5,7 +5,9 @@
 // edge of a domain the Engine runs two phases: every component due at that
 // edge Evals, reading only committed state (Reg.Q, FIFO heads, what Links
 // have delivered by now) and writing only next state (Reg.Set, FIFO.Enq,
-// Link.Send); then every state element written in that edge Commits.
+// Link.Send); then every state element written in that edge Commits. (A
+// link queues what is sent with the time it becomes visible, always after
+// the edge, so it needs no commit unless transfers are traced.)
 // Components talk to each other only through Links whose latency is at
 // least one cycle, so the order of Eval calls cannot change the result; the
 // ShuffleEval mode shuffles that order to prove it. Domains with the same
