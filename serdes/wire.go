@@ -69,7 +69,7 @@ type WireConfig struct {
 type Wire struct {
 	cfg       WireConfig
 	lanes     LaneGroup
-	ser       Serializer // by value: a frame reads the wire in a few adjacent lines
+	ser       Serializer    // by value: a frame reads the wire in a few adjacent lines
 	fill      rtlmodel.Time // codeword fill at the line rate, rounded up
 	head      rtlmodel.Time // preamble + cut-through bytes at the MAC rate, rounded up
 	pre, ipg  uint64        // link framing bytes before and after each frame
