@@ -336,6 +336,8 @@ func (e *Engine) runDue(t Time) error {
 	e.dueScratch = due
 	for _, c := range due {
 		c.marked = false
+	}
+	for _, c := range due {
 		e.runEdge(c, t)
 		if e.err != nil {
 			return e.err
