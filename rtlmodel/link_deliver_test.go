@@ -72,12 +72,5 @@ func TestLinkDeliversTheSameTracedOrNot(t *testing.T) {
 	}
 }
 
-func countWaits(log []string) int {
-	n := 0
-	for _, s := range log {
-		if s[:2] == "tx" {
-			n++
-		}
-	}
-	return n
-}
+// countWaits counts the sender's waits in a log (filter: link_take_test.go).
+func countWaits(log []string) int { return len(filter(log, "tx")) }

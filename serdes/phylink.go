@@ -25,7 +25,6 @@ type RxFrame[T any] struct {
 type PhyLink[T any] struct {
 	h    *rtlmodel.Handle
 	wire Wire // by value, next to the link state a frame reads
-	in   *rtlmodel.Link[T]
 	out  *rtlmodel.Link[RxFrame[T]]
 	size func(T) int
 
@@ -80,8 +79,8 @@ func (p *PhyLink[T]) SetTail(fn func(T) (tail rtlmodel.Time, whole bool)) { p.ta
 // out must not (a wire is not flow-controlled), and carries one frame per
 // edge.
 func (p *PhyLink[T]) Connect(in *rtlmodel.Link[T], out *rtlmodel.Link[RxFrame[T]]) {
-	p.in, p.out = in, out
-	in.TakeOnSend(p.take)
+	p.out = out
+	in.TakeOnSend(p.take) // the link calls take; the PHY keeps no reference to it
 }
 
 // take is the PCS taking a frame, decided when the MAC sends it: at the
