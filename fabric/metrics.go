@@ -77,7 +77,7 @@ type Results struct {
 func (r *Run) Results() *Results {
 	e := r.Cluster.Engine
 	res := &Results{Scenario: r.Scenario.Name, Seed: r.Scenario.Seed, Endpoints: len(r.Cluster.NICs),
-		Flows: len(r.Flows), Completed: r.sched.doneN, SimTimeNS: e.Now().Nanoseconds()}
+		Flows: len(r.Flows), Completed: r.sched.done(), SimTimeNS: e.Now().Nanoseconds()}
 	fct := rtlmodel.NewRegistry().Histogram("fct", "ps", "")
 	first, last := rtlmodel.Forever, rtlmodel.Time(0)
 	jobs := map[int][2]rtlmodel.Time{}

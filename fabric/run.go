@@ -17,7 +17,7 @@ type Run struct {
 	Scenario *Scenario
 	Cluster  *Cluster
 	Flows    []Flow
-	sched    *flowScheduler
+	sched    *flowTable
 	samples  []queueSample
 }
 
@@ -33,6 +33,9 @@ type EngineMode struct {
 	// ShuffleSeed, when not 0, evaluates the components due at an edge in
 	// an order drawn from it instead of registration order.
 	ShuffleSeed uint64
+	// Lockstep runs every device edge by edge in one partition instead of
+	// each in its own, window by window.
+	Lockstep bool
 }
 
 // NewRunMode is NewRun with the kernel in the given mode.
@@ -43,7 +46,7 @@ func NewRunMode(s *Scenario, mode EngineMode) (*Run, error) {
 	}
 	nicCfg := func(i int) nic400g.Config { return s.nicConfig(i) }
 	opts := rtlmodel.Options{Seed: s.Seed, WatchdogCycles: 50_000_000, AlwaysTick: mode.AlwaysTick,
-		ShuffleEval: mode.ShuffleSeed != 0, ShuffleSeed: mode.ShuffleSeed}
+		ShuffleEval: mode.ShuffleSeed != 0, ShuffleSeed: mode.ShuffleSeed, OnePartition: mode.Lockstep}
 	topo := s.Topology.TopologyConfig
 	topo.Switch = swCfg
 	c, err := Build(topo, nicCfg, opts)
@@ -138,51 +141,59 @@ func (s *Scenario) nicConfig(i int) nic400g.Config {
 	return c
 }
 
-// wire adds the flow scheduler and its links to every NIC.
+// wire adds each host's flow scheduler, in its NIC's partition, with its
+// links to the NIC, and sets the lookahead between partitions.
 func (r *Run) wire() error {
 	e := r.Cluster.Engine
-	dom, err := e.AddDomain("hosts", 1000, 0)
-	if err != nil {
+	if err := e.SetLookahead(r.Cluster.lookahead()); err != nil {
 		return err
 	}
 	n := len(r.Cluster.NICs)
-	s := &flowScheduler{flows: r.Flows, st: make([]flowState, len(r.Flows)), after: make([][]int, len(r.Flows)),
-		nics: r.Cluster.NICs, inflight: map[[2]uint32][]int{}}
-	if s.h, err = e.Add(dom, "hosts/scheduler", s); err != nil {
-		return err
-	}
+	t := &flowTable{flows: r.Flows, st: make([]flowState, len(r.Flows)), after: make([][]int, len(r.Flows))}
 	for i, nc := range r.Cluster.NICs {
-		out, err := rtlmodel.NewLink[nic400g.WorkRequest](fmt.Sprintf("hosts>nic%d", i), s.h, nc.Handle(),
+		if err := e.Partition(fmt.Sprintf("nic%d", i)); err != nil {
+			return err
+		}
+		dom, err := e.AddDomain(fmt.Sprintf("host%d", i), 1000, 0)
+		if err != nil {
+			return err
+		}
+		s := &hostScheduler{id: i, t: t, nic: nc, inflight: map[uint32][]int{}}
+		if s.h, err = e.Add(dom, fmt.Sprintf("host%d/scheduler", i), s); err != nil {
+			return err
+		}
+		if s.out, err = rtlmodel.NewLink[nic400g.WorkRequest](fmt.Sprintf("host%d>nic%d", i, i), s.h, nc.Handle(),
+			rtlmodel.LinkConfig{Latency: 1, Width: 64}); err != nil {
+			return err
+		}
+		in, err := rtlmodel.NewLink[nic400g.Completion](fmt.Sprintf("nic%d>host%d", i, i), nc.Handle(), s.h,
 			rtlmodel.LinkConfig{Latency: 1, Width: 64})
 		if err != nil {
 			return err
 		}
-		in, err := rtlmodel.NewLink[nic400g.Completion](fmt.Sprintf("nic%d>hosts", i), nc.Handle(), s.h,
-			rtlmodel.LinkConfig{Latency: 1, Width: 64})
-		if err != nil {
-			return err
-		}
-		nc.ConnectDoorbells(out)
+		in.TakeOnSend(s.taken)
+		nc.ConnectDoorbells(s.out)
 		nc.ConnectCompletions(in)
-		s.out, s.in = append(s.out, out), append(s.in, in)
+		t.hosts = append(t.hosts, s)
 	}
 	for i, f := range r.Flows {
 		if f.Src < 0 || f.Src >= n || f.Dst < 0 || f.Dst >= n || f.Src == f.Dst {
 			return fmt.Errorf("flow %d: %d -> %d on %d endpoints", f.ID, f.Src, f.Dst, n)
 		}
-		s.st[i].ready = f.Start
-		s.st[i].pending = len(f.After)
+		t.st[i].ready = f.Start
+		t.st[i].pending = len(f.After)
 		for _, a := range f.After {
 			if a < 0 || a >= len(r.Flows) {
 				return fmt.Errorf("flow %d waits for unknown flow %d", f.ID, a)
 			}
-			s.after[a] = append(s.after[a], i)
+			t.after[a] = append(t.after[a], i)
 		}
-		if s.st[i].pending == 0 {
-			s.queue = append(s.queue, i)
+		if t.st[i].pending == 0 {
+			h := t.hosts[f.Src]
+			h.queue = append(h.queue, i)
 		}
 	}
-	r.sched = s
+	r.sched = t
 	return nil
 }
 
@@ -215,7 +226,7 @@ func (s *Scenario) degrade(c *Cluster) error {
 func (r *Run) Step(until rtlmodel.Time) (bool, error) {
 	err := r.Cluster.Engine.Run(until)
 	r.sample()
-	return r.sched.doneN == len(r.Flows), err
+	return r.sched.done() == len(r.Flows), err
 }
 
 // Complete steps the run by step until every flow completes or the
@@ -249,4 +260,4 @@ func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress 
 }
 
 // Done returns how many flows have completed.
-func (r *Run) Done() int { return r.sched.doneN }
+func (r *Run) Done() int { return r.sched.done() }

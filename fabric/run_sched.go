@@ -1,6 +1,9 @@
 package fabric
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
@@ -14,58 +17,134 @@ type flowState struct {
 	started bool
 }
 
-// flowScheduler is the hosts' software as one component: it posts each
-// flow as a work request to its source NIC once its start time has come
-// and the flows it depends on have completed, and learns of completions
-// from the NICs' completion links (requester CQEs).
-type flowScheduler struct {
-	h     *rtlmodel.Handle
+// flowTable is the workload's flows and their progress, shared by the
+// hosts' schedulers: each flow is posted, and learns of its completion, at
+// the scheduler of its source host.
+type flowTable struct {
 	flows []Flow
 	st    []flowState
 	after [][]int // flow -> flows that wait for it
-	nics  []*nic400g.NIC
-	out   []*rtlmodel.Link[nic400g.WorkRequest]
-	in    []*rtlmodel.Link[nic400g.Completion]
-	// per (source NIC, QP): flows posted and not yet complete, in order
-	inflight map[[2]uint32][]int
-	queue    []int // flows ready to post, by ready time then id
+	hosts []*hostScheduler
+}
+
+// done returns how many flows have completed.
+func (t *flowTable) done() int {
+	n := 0
+	for _, h := range t.hosts {
+		n += h.doneN
+	}
+	return n
+}
+
+// hostScheduler is one host's software as a component, in its NIC's
+// partition: it posts each flow of the host as a work request to the NIC
+// once its start time has come and the flows it depends on have
+// completed. A completion reaches the scheduler of the completed flow and
+// those of the flows waiting for it at the time its CQE becomes visible,
+// told when the NIC writes the CQE (at least a PCIe write earlier, longer
+// than the lookahead between partitions), so every host acts at the edge a
+// single scheduler of all hosts would, in the same order.
+type hostScheduler struct {
+	h     *rtlmodel.Handle
+	id    int
+	t     *flowTable
+	nic   *nic400g.NIC
+	out   *rtlmodel.Link[nic400g.WorkRequest]
+	queue []int // flows ready to post, in the order they became ready
+	// per QP: flows posted and not yet complete, in order
+	inflight map[uint32][]int
+	events   []flowEvent // sorted by flowEvent.before
+	seq      uint64      // completions taken from the NIC so far
 	doneN    int
 }
 
-func (s *flowScheduler) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
-	now := edge.Time
-	for src, l := range s.in {
-		for {
-			c, ok := l.Recv()
-			if !ok {
-				break
-			}
-			s.complete(uint32(src), c, now)
-		}
+// flowEvent is a completion as one host's scheduler sees it: flow done
+// (the host's own flow completed) or one of the flow's dependencies met.
+type flowEvent struct {
+	at      rtlmodel.Time // the completion's arrival (CQE visible, on an edge)
+	src     int           // the host whose flow completed
+	seq     uint64        // the completion's place among that host's
+	idx     int           // 0: flow done; i > 0: the flow's (i-1)th waiter
+	flow    int
+	visible rtlmodel.Time
+}
+
+// before orders events as one scheduler of all hosts processes them: by
+// arrival, then by host, then in each host's completion order, the
+// completed flow first and then its waiters in order.
+func (a flowEvent) before(b flowEvent) int {
+	if c := cmp.Compare(a.at, b.at); c != 0 {
+		return c
 	}
-	next := rtlmodel.Forever
+	if c := cmp.Compare(a.src, b.src); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.seq, b.seq); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.idx, b.idx)
+}
+
+// taken receives a completion when the NIC sends it (the completion link
+// takes on send), at and after which it is visible: it tells this host
+// that its flow is done and the hosts of the waiting flows that a
+// dependency is met, both at at.
+func (s *hostScheduler) taken(c nic400g.Completion, at rtlmodel.Time) rtlmodel.Time {
+	fifo := s.inflight[c.QP]
+	if len(fifo) == 0 {
+		return at
+	}
+	f := fifo[0]
+	s.inflight[c.QP] = fifo[1:]
+	seq := s.seq
+	s.seq++
+	s.notify(flowEvent{at: at, src: s.id, seq: seq, flow: f, visible: c.Visible})
+	for j, g := range s.t.after[f] {
+		s.t.hosts[s.t.flows[g].Src].notify(flowEvent{at: at, src: s.id, seq: seq, idx: j + 1, flow: g, visible: c.Visible})
+	}
+	return at
+}
+
+// notify queues an event for this host and wakes it for it.
+func (s *hostScheduler) notify(ev flowEvent) {
+	i, _ := slices.BinarySearchFunc(s.events, ev, flowEvent.before)
+	s.events = slices.Insert(s.events, i, ev)
+	s.h.WakeAt(ev.at)
+}
+
+// Eval applies the events that have arrived, then posts every ready flow.
+func (s *hostScheduler) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
+	now := edge.Time
 	k := 0
+	for k < len(s.events) && s.events[k].at <= now {
+		s.apply(s.events[k])
+		k++
+	}
+	s.events = s.events[:copy(s.events, s.events[k:])]
+	next := rtlmodel.Forever
+	if len(s.events) > 0 {
+		next = s.events[0].at
+	}
+	k = 0
 	for _, f := range s.queue {
-		st := &s.st[f]
+		st := &s.t.st[f]
 		if st.ready > now {
 			next = min(next, st.ready)
 			s.queue[k] = f
 			k++
 			continue
 		}
-		fl := s.flows[f]
-		out := s.out[fl.Src]
-		if !out.CanSend() {
+		if !s.out.CanSend() {
 			next = min(next, now+1)
 			s.queue[k] = f
 			k++
 			continue
 		}
+		fl := s.t.flows[f]
 		wr := nic400g.WorkRequest{QP: uint32(fl.Dst), Dst: uint32(fl.Dst), DestQP: uint32(fl.Src), Bytes: fl.Bytes, Posted: now}
-		out.SendAt(wr, s.nics[fl.Src].Host().Doorbell(now, false))
+		s.out.SendAt(wr, s.nic.Host().Doorbell(now, false))
 		st.posted, st.started = now, true
-		key := [2]uint32{uint32(fl.Src), uint32(fl.Dst)}
-		s.inflight[key] = append(s.inflight[key], f)
+		s.inflight[uint32(fl.Dst)] = append(s.inflight[uint32(fl.Dst)], f)
 	}
 	s.queue = s.queue[:k]
 	if next == rtlmodel.Forever {
@@ -75,23 +154,18 @@ func (s *flowScheduler) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	return rtlmodel.Wake(d.CycleAt(d.FirstEdgeAtOrAfter(max(next, now+1))))
 }
 
-// complete records a requester completion and releases dependent flows.
-func (s *flowScheduler) complete(src uint32, c nic400g.Completion, now rtlmodel.Time) {
-	key := [2]uint32{src, c.QP}
-	fifo := s.inflight[key]
-	if len(fifo) == 0 {
+// apply records a completion: a flow of this host done, or a dependency
+// of one met (which may make it ready).
+func (s *hostScheduler) apply(ev flowEvent) {
+	st := &s.t.st[ev.flow]
+	if ev.idx == 0 {
+		st.done = ev.visible
+		s.doneN++
 		return
 	}
-	f := fifo[0]
-	s.inflight[key] = fifo[1:]
-	s.st[f].done = c.Visible
-	s.doneN++
-	for _, g := range s.after[f] {
-		st := &s.st[g]
-		st.pending--
-		st.ready = max(st.ready, c.Visible)
-		if st.pending == 0 {
-			s.queue = append(s.queue, g)
-		}
+	st.pending--
+	st.ready = max(st.ready, ev.visible)
+	if st.pending == 0 {
+		s.queue = append(s.queue, ev.flow)
 	}
 }

@@ -57,9 +57,10 @@ func TestDefaultScenarioIsDeterministic(t *testing.T) {
 	require.NotEqual(t, string(out[0]), b.String(), "another seed, another permutation")
 }
 
-// Idle skipping is exact on a whole fabric: evaluating every component at
-// every edge, or the components of an edge in a shuffled order, gives the
-// same JSON results as the plain run. Every NIC, switch block and PHY must
+// Idle skipping and windows are exact on a whole fabric: evaluating every
+// component at every edge, the components of an edge in a shuffled order,
+// or every device edge by edge in one partition instead of each for a
+// window of the lookahead, gives the same JSON results as the plain run. Every NIC, switch block and PHY must
 // say truly when it next has work for this to hold: a NIC that slept while
 // it could send at the next edge made the default scenario differ.
 func TestScenarioIdleSkipEqualsAlwaysTick(t *testing.T) {
@@ -69,6 +70,18 @@ func TestScenarioIdleSkipEqualsAlwaysTick(t *testing.T) {
 			s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 2, 2, 4
 			s.Workload.Bytes = 256 << 10
 			s.NIC.CC, s.NIC.Paths = "eqds", "spray"
+		},
+		// flows that wait for flows of other hosts
+		"hd-allreduce": func(s *Scenario) {
+			s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 4, 2, 4
+			s.Workload.Kind, s.Workload.Bytes = "hd_allreduce", 256<<10
+		},
+		// flows that start while others run
+		"background": func(s *Scenario) {
+			s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 4, 2, 4
+			s.NIC.CC = "hpcc"
+			s.Workload = ScenarioWorkload{Kind: "background", Load: 0.5, DurationUS: 30,
+				SizeCDF: []CDFPoint{{Bytes: 4096, P: 0.5}, {Bytes: 200000, P: 1}}}
 		},
 	}
 	for name, change := range cases {
@@ -86,6 +99,7 @@ func TestScenarioIdleSkipEqualsAlwaysTick(t *testing.T) {
 			plain := encode(EngineMode{})
 			require.Equal(t, plain, encode(EngineMode{AlwaysTick: true}), "always-tick")
 			require.Equal(t, plain, encode(EngineMode{ShuffleSeed: 7}), "shuffled evaluation order")
+			require.Equal(t, plain, encode(EngineMode{Lockstep: true}), "devices edge by edge in one partition")
 		})
 	}
 }

@@ -40,6 +40,9 @@ func (s *shape) build(nic func(i int) nic400g.Config, opts rtlmodel.Options, con
 		if err != nil {
 			return nil, err
 		}
+		if err := c.Engine.Partition(s.name(sw)); err != nil {
+			return nil, err
+		}
 		if sws[sw], err = switchasic.New(c.Engine, s.name(sw), sc, c.Pool); err != nil {
 			return nil, fmt.Errorf("fabric: %s: %w", s.name(sw), err)
 		}
@@ -61,6 +64,9 @@ func (s *shape) build(nic func(i int) nic400g.Config, opts rtlmodel.Options, con
 	c.NICs = make([]*nic400g.NIC, n)
 	for d := 0; d < n; d++ {
 		leaf, port := s.locate(d)
+		if err := c.Engine.Partition(fmt.Sprintf("nic%d", d)); err != nil {
+			return nil, err
+		}
 		nc, err := attachNIC(c.Engine, c.Pool, sws[leaf], port, uint32(d), nic(d))
 		if err != nil {
 			return nil, err
@@ -155,4 +161,20 @@ func (c *Cluster) Switches() []*switchasic.Switch {
 	out = append(out, c.Leaves...)
 	out = append(out, c.Spines...)
 	return append(out, c.Cores...)
+}
+
+// lookahead is the least time a frame takes from one device to another:
+// the shortest minimum latency of any wire. Each device runs in a
+// partition of its own, so it is the window in which they may run apart.
+func (c *Cluster) lookahead() rtlmodel.Time {
+	t := rtlmodel.Forever
+	for _, sw := range c.Switches() {
+		for i := range sw.Ports() {
+			t = min(t, sw.TxPhy(i).Wire().MinLatency())
+		}
+	}
+	for _, n := range c.NICs {
+		t = min(t, n.Phy().Wire().MinLatency())
+	}
+	return t
 }

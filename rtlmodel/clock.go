@@ -8,7 +8,8 @@ package rtlmodel
 type clock struct {
 	period Time
 	phase  Time
-	index  int // creation order: clocks at equal times run in this order
+	index  int   // creation order: clocks at equal times run in this order
+	part   *part // the partition of its domains
 
 	comps      []*compState // of all its domains, in registration order
 	active     []*compState // due at the edge after lastEdge, sorted by order
@@ -34,14 +35,17 @@ func (c *clock) cycleAt(t Time) uint64 { return uint64((t - c.phase) / c.period)
 // edgeTime returns the time of cycle n.
 func (c *clock) edgeTime(n uint64) Time { return c.phase + Time(n)*c.period }
 
-// clockFor returns the clock of period and phase, creating it if needed.
+// clockFor returns the clock of period and phase in the partition being
+// built, creating it if needed.
 func (e *Engine) clockFor(period, phase Time) *clock {
-	for _, c := range e.clocks {
+	p := e.building
+	for _, c := range p.clocks {
 		if c.period == period && c.phase == phase {
 			return c
 		}
 	}
-	c := &clock{period: period, phase: phase, index: len(e.clocks), activeSlot: -1}
+	c := &clock{period: period, phase: phase, index: len(e.clocks), part: p, activeSlot: -1}
 	e.clocks = append(e.clocks, c)
+	p.clocks = append(p.clocks, c)
 	return c
 }

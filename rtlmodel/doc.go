@@ -23,6 +23,21 @@
 // mode evaluates every component at every edge of its domain; a model is
 // correct when both modes give byte-identical traces.
 //
+// Partitions: a model of devices that talk only over links slower than
+// some lookahead (switches and NICs joined by wires) can put each device in
+// a partition of its own (Engine.Partition) and set the lookahead
+// (SetLookahead). The engine then runs window by window: each window
+// starts at the earliest time any partition has work and lasts the
+// lookahead, and each partition runs its edges of the window alone, in the
+// order the partitions were made. Nothing sent from one partition to
+// another can arrive within the window, so every component sees what it
+// would see run edge by edge, while a device's state stays in the caches
+// for a whole window. A link into a partition that runs earlier in a
+// window must deliver (and return credits) at least the lookahead after
+// the edge that sends; one that does not stops the run with an error
+// naming it. The OnePartition option ignores partitions, to prove the
+// windows exact.
+//
 // Determinism: events at one time are ordered by (time, clock of the
 // domain, registration order), clocks in the order their first domain was
 // registered; every component draws random numbers from its own

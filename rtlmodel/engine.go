@@ -19,6 +19,10 @@ type Options struct {
 	ShuffleEval bool
 	// ShuffleSeed seeds the shuffled order.
 	ShuffleSeed uint64
+	// OnePartition ignores Partition: every domain is in one partition,
+	// run edge by edge. It exists to prove the windowed run of partitions
+	// exact.
+	OnePartition bool
 	// WatchdogCycles stops the run with a *DeadlockError when no link moves
 	// anything for this many cycles of the fastest domain. 0 turns the
 	// timer off; a run that goes quiet with blocked components is reported
@@ -38,19 +42,15 @@ type Engine struct {
 	nextID  int
 	started bool
 
-	activeClocks []*clock // clocks with a non-empty active list, any order
-	dueScratch   []*clock
-	edgeDoms     []*Domain // domains evaluated at this edge, for edge hooks
-	wakes        wakeWheel // wakes asked for by links and handles
-	timers       timerHeap // each component's own plan (the Wake its Eval returned)
-	now          Time
-	dirty        []stateElem
-	evaluating   bool          // in the evaluations of an edge (wakes wait in pending)
-	pending      []pendingWake // wakes asked for by them
-	scratch      []*compState
-	shuffle      *RNG
-	err          error
-	stop         bool
+	parts     []*part // in creation order
+	cur       *part   // the partition being run
+	building  *part   // the partition new domains join
+	lookahead Time    // window length when there are several partitions
+	next      []Time  // per partition, the next time it has work (while another runs)
+	now       Time    // the edge being run (or the last one)
+	shuffle   *RNG
+	err       error
+	stop      bool
 
 	progress     uint64
 	progressTime Time
@@ -70,7 +70,8 @@ type stateElem interface {
 // NewEngine returns an empty engine.
 func NewEngine(opts Options) *Engine {
 	e := &Engine{opts: opts, paths: map[string]bool{}, stats: NewRegistry()}
-	e.wakes.now, e.wakes.head = &e.now, -1
+	e.cur = newPart("main")
+	e.parts, e.building = []*part{e.cur}, e.cur
 	e.shuffle = NewRNG(opts.ShuffleSeed, "engine/shuffle")
 	return e
 }
@@ -103,8 +104,10 @@ func (e *Engine) AddDomain(name string, period, phase Time) (*Domain, error) {
 	}
 	d := &Domain{name: name, period: period, phase: phase, index: len(e.domains), clk: e.clockFor(period, phase)}
 	e.domains = append(e.domains, d)
-	if e.started && e.wakes.grain != 0 && (period%e.wakes.grain != 0 || phase%e.wakes.grain != 0) {
-		e.wakes.setGrain(0) // its edges fall between the wheel's slots
+	if e.started && e.cur.wakes.grain != 0 && (period%e.cur.wakes.grain != 0 || phase%e.cur.wakes.grain != 0) {
+		for _, p := range e.parts {
+			p.wakes.setGrain(0) // its edges fall between the wheel's slots
+		}
 	}
 	return d, nil
 }
@@ -139,7 +142,7 @@ func (e *Engine) Add(d *Domain, path string, c Component) (*Handle, error) {
 func (e *Engine) newElemID() int { e.nextID++; return e.nextID }
 
 // markDirty queues a state element for commit at the end of this edge.
-func (e *Engine) markDirty(s stateElem) { e.dirty = append(e.dirty, s) }
+func (e *Engine) markDirty(s stateElem) { e.cur.dirty = append(e.cur.dirty, s) }
 
 // wakeFor asks for cs to be evaluated at time t (an edge of its domain),
 // unless it is already due then from its clock's active list. Asked during
@@ -147,17 +150,32 @@ func (e *Engine) markDirty(s stateElem) { e.dirty = append(e.dirty, s) }
 // in a list until they end: a receiver evaluated later in the edge may
 // still ask for the next edge itself, and then needs no wake entry.
 func (e *Engine) wakeFor(cs *compState, t Time) {
+	if p := cs.clk.part; p != e.cur {
+		e.wakeOther(p, cs, t)
+		return
+	}
 	if cs.activeAt == t || cs.wokenAt == t {
 		return
 	}
 	// t is later than now, so an entry for it cannot have been taken yet:
 	// a second link delivering at t needs no second entry.
 	cs.wokenAt = t
-	if e.evaluating {
-		e.pending = append(e.pending, pendingWake{cs: cs, t: t})
+	if e.cur.evaluating {
+		e.cur.pending = append(e.cur.pending, pendingWake{cs: cs, t: t})
 		return
 	}
-	e.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
+	e.cur.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
+}
+
+// wakeOther is wakeFor for a component of another partition, which has
+// run up to p.doneUntil at most; the link asking has checked t against it.
+func (e *Engine) wakeOther(p *part, cs *compState, t Time) {
+	if cs.activeAt == t || cs.wokenAt == t {
+		return
+	}
+	cs.wokenAt = t
+	p.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
+	e.next[p.index] = min(e.next[p.index], t)
 }
 
 // pendingWake is a wake asked for during the evaluations of an edge.
@@ -169,13 +187,13 @@ type pendingWake struct {
 // flushWakes queues the wakes asked for during the evaluations just done,
 // but those of components already due then from their active list.
 func (e *Engine) flushWakes() {
-	for i, p := range e.pending {
+	for i, p := range e.cur.pending {
 		if p.cs.activeAt != p.t {
-			e.wakes.push(newWake(p.t, p.cs.clk.index, p.cs.order, p.cs))
+			e.cur.wakes.push(newWake(p.t, p.cs.clk.index, p.cs.order, p.cs))
 		}
-		e.pending[i].cs = nil
+		e.cur.pending[i].cs = nil
 	}
-	e.pending = e.pending[:0]
+	e.cur.pending = e.cur.pending[:0]
 }
 
 // fail records the first internal error; the run stops after this edge.
@@ -210,12 +228,17 @@ func (e *Engine) start() {
 		}
 		e.watchdog = Time(e.opts.WatchdogCycles) * fastest
 	}
-	if !e.opts.AlwaysTick {
-		e.wakes.setGrain(edgeGrain(e.domains))
+	if !e.opts.AlwaysTick && len(e.parts) == 1 {
+		// a partition of one device has few wakes at a time: its heap
+		// beats a wheel of thousands of slots per partition
+		g := edgeGrain(e.domains)
+		for _, p := range e.parts {
+			p.wakes.setGrain(g)
+		}
 	}
 	for _, c := range e.clocks {
 		for _, cs := range c.comps {
-			e.wakes.push(newWake(c.phase, c.index, cs.order, cs))
+			c.part.wakes.push(newWake(c.phase, c.index, cs.order, cs))
 		}
 	}
 }
@@ -241,21 +264,21 @@ func gcd(a, b Time) Time {
 // nextTime returns the next edge time at which some component is due.
 func (e *Engine) nextTime() Time {
 	t := Forever
-	if e.wakes.len() > 0 {
-		t = e.wakes.top().t
+	if e.cur.wakes.len() > 0 {
+		t = e.cur.wakes.top().t
 	}
-	if e.timers.len() > 0 {
-		t = min(t, e.timers.top().t)
+	if e.cur.timers.len() > 0 {
+		t = min(t, e.cur.timers.top().t)
 	}
 	busy := t != Forever
-	for _, c := range e.activeClocks {
+	for _, c := range e.cur.activeClocks {
 		busy = true
 		t = min(t, c.lastEdge+c.period)
 	}
 	if !busy || !e.opts.AlwaysTick {
 		return t
 	}
-	for _, c := range e.clocks {
+	for _, c := range e.cur.clocks {
 		if len(c.comps) == 0 {
 			continue
 		}
@@ -277,19 +300,22 @@ func (e *Engine) Run(until Time) error {
 		e.start()
 	}
 	e.stop = false
+	if len(e.parts) > 1 {
+		return e.runWindows(until)
+	}
 	for !e.stop {
 		t := e.nextTime()
 		if t == Forever {
 			return e.quiet()
 		}
 		if t > until {
-			e.now = until
+			e.now, e.cur.now = until, until
 			return nil
 		}
 		if e.watchdog > 0 && t > e.progressTime && t-e.progressTime > e.watchdog {
 			return e.deadlock(fmt.Sprintf("no progress for %d cycles", e.opts.WatchdogCycles))
 		}
-		e.now = t
+		e.now, e.cur.now = t, t
 		if err := e.runDue(t); err != nil {
 			return err
 		}
@@ -303,37 +329,37 @@ func (e *Engine) Run(until Time) error {
 // the wakes and plans of t at once, marking their components due in their
 // clock, and looks at those clocks only, not at every clock of the engine.
 func (e *Engine) runDue(t Time) error {
-	due := e.dueScratch[:0]
+	due := e.cur.dueScratch[:0]
 	mark := func(c *clock) {
 		if !c.marked {
 			c.marked = true
 			due = append(due, c)
 		}
 	}
-	for _, c := range e.activeClocks {
+	for _, c := range e.cur.activeClocks {
 		if c.lastEdge+c.period == t {
 			mark(c)
 		}
 	}
-	for e.wakes.len() > 0 && e.wakes.top().t == t {
-		cs := e.wakes.pop().cs
+	for e.cur.wakes.len() > 0 && e.cur.wakes.top().t == t {
+		cs := e.cur.wakes.pop().cs
 		cs.clk.markDue(cs)
 		mark(cs.clk)
 	}
-	for e.timers.len() > 0 && e.timers.top().t == t {
-		cs := e.timers.pop().cs
+	for e.cur.timers.len() > 0 && e.cur.timers.top().t == t {
+		cs := e.cur.timers.pop().cs
 		cs.clk.markDue(cs)
 		mark(cs.clk)
 	}
 	if e.opts.AlwaysTick {
-		for _, c := range e.clocks {
+		for _, c := range e.cur.clocks {
 			if len(c.comps) > 0 && c.onEdge(t) {
 				mark(c)
 			}
 		}
 	}
 	slices.SortFunc(due, func(a, b *clock) int { return a.index - b.index })
-	e.dueScratch = due
+	e.cur.dueScratch = due
 	for _, c := range due {
 		c.marked = false
 	}
@@ -357,13 +383,13 @@ func (e *Engine) runEdge(c *clock, t Time) {
 		cycle = c.cycleAt(t)
 	}
 	c.nextActive = c.nextActive[:0]
-	e.evaluating = true
+	e.cur.evaluating = true
 	for _, cs := range list {
 		if d := cs.dom; d.lastEdge != t || !d.ticked {
 			d.lastEdge, d.lastCycle, d.ticked = t, cycle, true
 			d.edgeCount++
 			if e.hooks.edge != nil {
-				e.edgeDoms = append(e.edgeDoms, d)
+				e.cur.edgeDoms = append(e.cur.edgeDoms, d)
 			}
 		}
 		slept := cycle
@@ -378,17 +404,17 @@ func (e *Engine) runEdge(c *clock, t Time) {
 			c.nextActive = append(c.nextActive, cs)
 			cs.activeAt = t + c.period
 			if cs.timer >= 0 {
-				e.timers.remove(cs)
+				e.cur.timers.remove(cs)
 			}
 		case w == Never:
 			if cs.timer >= 0 {
-				e.timers.remove(cs)
+				e.cur.timers.remove(cs)
 			}
 		default:
-			e.timers.set(newWake(c.edgeTime(uint64(w)), c.index, cs.order, cs))
+			e.cur.timers.set(newWake(c.edgeTime(uint64(w)), c.index, cs.order, cs))
 		}
 	}
-	e.evaluating = false
+	e.cur.evaluating = false
 	e.flushWakes()
 	e.commitAll()
 	if e.opts.ShuffleEval {
@@ -398,11 +424,11 @@ func (e *Engine) runEdge(c *clock, t Time) {
 	e.noteActive(c)
 	c.lastEdge, c.lastCycle, c.ticked = t, cycle, true
 	if e.hooks.edge != nil {
-		slices.SortFunc(e.edgeDoms, func(a, b *Domain) int { return a.index - b.index })
-		for _, d := range e.edgeDoms {
+		slices.SortFunc(e.cur.edgeDoms, func(a, b *Domain) int { return a.index - b.index })
+		for _, d := range e.cur.edgeDoms {
 			e.hooks.fireEdge(d, cycle, t)
 		}
-		e.edgeDoms = e.edgeDoms[:0]
+		e.cur.edgeDoms = e.cur.edgeDoms[:0]
 	}
 }
 
@@ -411,13 +437,13 @@ func (e *Engine) runEdge(c *clock, t Time) {
 func (e *Engine) noteActive(c *clock) {
 	switch {
 	case len(c.active) > 0 && c.activeSlot < 0:
-		c.activeSlot = len(e.activeClocks)
-		e.activeClocks = append(e.activeClocks, c)
+		c.activeSlot = len(e.cur.activeClocks)
+		e.cur.activeClocks = append(e.cur.activeClocks, c)
 	case len(c.active) == 0 && c.activeSlot >= 0:
-		last := e.activeClocks[len(e.activeClocks)-1]
-		e.activeClocks[c.activeSlot] = last
+		last := e.cur.activeClocks[len(e.cur.activeClocks)-1]
+		e.cur.activeClocks[c.activeSlot] = last
 		last.activeSlot = c.activeSlot
-		e.activeClocks = e.activeClocks[:len(e.activeClocks)-1]
+		e.cur.activeClocks = e.cur.activeClocks[:len(e.cur.activeClocks)-1]
 		c.activeSlot = -1
 	}
 }
@@ -430,7 +456,7 @@ func (e *Engine) collect(c *clock, t Time) []*compState {
 			c.markDue(cs)
 		}
 	}
-	list := e.scratch[:0]
+	list := e.cur.scratch[:0]
 	if e.opts.AlwaysTick {
 		list = append(list, c.comps...)
 		clear(c.due)
@@ -446,7 +472,7 @@ func (e *Engine) collect(c *clock, t Time) []*compState {
 			list = append(list, c.comps[w<<6|b])
 		}
 	}
-	e.scratch = list
+	e.cur.scratch = list
 	return list
 }
 
@@ -455,17 +481,17 @@ func (e *Engine) collect(c *clock, t Time) []*compState {
 // when someone listens, they run in element order, which no Eval order can
 // change.
 func (e *Engine) commitAll() {
-	if len(e.dirty) == 0 {
+	if len(e.cur.dirty) == 0 {
 		return
 	}
-	if e.hooks.transfer != nil && !slices.IsSortedFunc(e.dirty, cmpElem) {
-		slices.SortFunc(e.dirty, cmpElem)
+	if e.hooks.transfer != nil && !slices.IsSortedFunc(e.cur.dirty, cmpElem) {
+		slices.SortFunc(e.cur.dirty, cmpElem)
 	}
-	for i, s := range e.dirty {
+	for i, s := range e.cur.dirty {
 		s.commit(e)
-		e.dirty[i] = nil
+		e.cur.dirty[i] = nil
 	}
-	e.dirty = e.dirty[:0]
+	e.cur.dirty = e.cur.dirty[:0]
 }
 
 func cmpElem(a, b stateElem) int { return a.elemID() - b.elemID() }

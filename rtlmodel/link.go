@@ -71,6 +71,10 @@ type Link[T any] struct {
 	// fixed delays when both ends share a domain (no division per item)
 	sameDomain          bool
 	latencyPs, creditPs Time
+	// the receiver's (sender's) partition runs before the sender's
+	// (receiver's) in a window: every delivery (credit return) must come
+	// a whole lookahead after the edge that makes it
+	itemsBack, creditsBack bool
 
 	// Format renders an item for traces; nil uses fmt.Sprint.
 	Format func(T) string
@@ -174,6 +178,8 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 		l.latencyPs = Time(cfg.Latency) * from.cs.dom.period
 		l.creditPs = Time(cfg.CreditLatency) * from.cs.dom.period
 	}
+	l.itemsBack = backward(from.cs.clk.part, to.cs.clk.part)
+	l.creditsBack = backward(to.cs.clk.part, from.cs.clk.part)
 	e.links = append(e.links, l)
 	return l, nil
 }
@@ -392,6 +398,9 @@ func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 		}
 		return
 	}
+	if l.itemsBack && at < e.now+e.window() {
+		e.tooSoon(l.to.cs, at, "link ", l.name)
+	}
 	l.q.Push(flight[T]{at: at, item: v})
 	if at != l.wakeAt {
 		l.wakeAt = at
@@ -467,6 +476,9 @@ func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
 		at = tx.FirstEdgeAfter(taken) + Time(l.cfg.CreditLatency-1)*tx.period
 	}
 	e.noteProgress(uint64(n))
+	if l.creditsBack && at < e.now+e.window() {
+		e.tooSoon(l.from.cs, at, "credits of link ", l.name)
+	}
 	if l.returns.n > 0 && l.returns.Back().at == at {
 		l.returns.Back().n += n // another item taken at this edge: told already
 		return

@@ -213,6 +213,15 @@ func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel
 	return t
 }
 
+// MinLatency returns the least time from a frame handed to the PHY to the
+// receiver seeing it (TransmitAfter's Ready) at the wire's present lane
+// count: transmit pipeline, propagation, codeword fill and receive
+// pipeline, with no serialisation and no frame ahead. Failed lanes only
+// lengthen it.
+func (w *Wire) MinLatency() rtlmodel.Time {
+	return w.cfg.TxLatency + w.prop + w.fill + w.cfg.RxPipeline
+}
+
 // decide draws the fate of the codewords a slot of slotBits MAC bits
 // touches. 256b/257b transcoding turns 256 MAC bits into 257 FEC message
 // bits (FACTS 3 rate chain); a codeword shared with the previous frame

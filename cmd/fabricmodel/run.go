@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"syscall"
@@ -35,7 +36,9 @@ func runCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Usage: "override the scenario's seed"},
 			&cli.Float64Flag{Name: "step-us", Value: 10, Usage: "simulated microseconds between progress updates and queue samples"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a pprof CPU profile of the simulation to `FILE`"},
+			&cli.StringFlag{Name: "memprofile", Usage: "write a pprof heap profile, taken when the run ends, to `FILE`"},
 			&cli.BoolFlag{Name: "always-tick", Usage: "evaluate every component at every clock edge (slow; the results must not change)"},
+			&cli.BoolFlag{Name: "lockstep", Usage: "run all devices edge by edge instead of each for a window of the lookahead (slow; the results must not change)"},
 			&cli.Uint64Flag{Name: "shuffle-seed", Usage: "evaluate the components of each edge in an order drawn from `SEED` (the results must not change)"},
 		},
 		Action: runScenario,
@@ -57,7 +60,7 @@ func runScenario(c *cli.Context) error {
 		sc.Seed = c.Uint64("seed")
 	}
 	build := time.Now()
-	r, err := fabric.NewRunMode(sc, fabric.EngineMode{AlwaysTick: c.Bool("always-tick"), ShuffleSeed: c.Uint64("shuffle-seed")})
+	r, err := fabric.NewRunMode(sc, fabric.EngineMode{AlwaysTick: c.Bool("always-tick"), ShuffleSeed: c.Uint64("shuffle-seed"), Lockstep: c.Bool("lockstep")})
 	if err != nil {
 		return err
 	}
@@ -84,6 +87,11 @@ func runScenario(c *cli.Context) error {
 	bar.done()
 	if err != nil {
 		return err
+	}
+	if path := c.String("memprofile"); path != "" {
+		if err := writeHeapProfile(path); err != nil {
+			return err
+		}
 	}
 	res := r.Results()
 	printResults(c.App.Writer, res)
@@ -179,4 +187,19 @@ func printRunSpeed(w io.Writer, r *fabric.Run, res *fabric.Results, wall, build 
 	sec := wall.Seconds()
 	fmt.Fprintf(w, "speed: %.2f s wall (build %.2f s) for %.1f us simulated: %.0f delivered data packets/s, %.3g evals/s; peak RSS %s\n",
 		sec, build.Seconds(), res.SimTimeNS/1e3, float64(res.DataPackets)/sec, float64(e.Evals())/sec, peak)
+}
+
+// writeHeapProfile writes the live heap, after a collection, as a pprof
+// profile to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

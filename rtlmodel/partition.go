@@ -1,0 +1,195 @@
+package rtlmodel
+
+import "fmt"
+
+// part is a partition: a group of clock domains with its own schedule
+// (wakes, plans, active lists, commits). A model made of devices that talk
+// only over links slower than a lookahead (switches and NICs joined by
+// wires of at least a few tens of nanoseconds) can run each device alone
+// for a window of that length, one after the other, instead of all of them
+// edge by edge: nothing one device sends in a window can reach another
+// before the window ends, so the results are those of the lockstep run,
+// while a device's state stays in the caches for a whole window.
+type part struct {
+	name   string
+	index  int      // creation order: the order partitions run in a window
+	clocks []*clock // of its domains, in creation order
+
+	activeClocks []*clock // clocks with a non-empty active list, any order
+	dueScratch   []*clock
+	edgeDoms     []*Domain // domains evaluated at this edge, for edge hooks
+	wakes        wakeWheel // wakes asked for by links and handles
+	timers       timerHeap // each component's own plan (the Wake its Eval returned)
+	dirty        []stateElem
+	evaluating   bool          // in the evaluations of an edge (wakes wait in pending)
+	pending      []pendingWake // wakes asked for by them
+	scratch      []*compState
+
+	// now is the partition's time: the edge being run while it runs, else
+	// a time no later than anything queued for it (the wake wheel's base).
+	now Time
+	// doneUntil: every edge of the partition before this time has run, so
+	// a wake, item or credit for it must come at or after it.
+	doneUntil Time
+}
+
+func newPart(name string) *part {
+	p := &part{name: name}
+	p.wakes.now, p.wakes.head = &p.now, -1
+	return p
+}
+
+// Partition makes the partition named name the one the domains added from
+// now on belong to, until the next call, creating it (after the others)
+// unless it exists. Every engine begins with one partition, which the
+// first call renames if it has no domain yet. Links between partitions
+// must be slower than the lookahead (SetLookahead); a link that delivers
+// or returns credits sooner stops the run with an error naming it.
+func (e *Engine) Partition(name string) error {
+	if e.started {
+		return fmt.Errorf("partition %q: started after the run began", name)
+	}
+	if e.opts.OnePartition {
+		return nil
+	}
+	for _, p := range e.parts {
+		if p.name == name {
+			e.building = p
+			return nil
+		}
+	}
+	if len(e.building.clocks) == 0 && e.building == e.parts[len(e.parts)-1] {
+		e.building.name = name
+		return nil
+	}
+	p := newPart(name)
+	p.index = len(e.parts)
+	e.parts = append(e.parts, p)
+	e.building = p
+	return nil
+}
+
+// Partitions returns the number of partitions.
+func (e *Engine) Partitions() int { return len(e.parts) }
+
+// SetLookahead sets the length of the windows in which each partition runs
+// alone: the least time any link between partitions takes to deliver an
+// item or return a credit, counted from the edge that sends it. 0 runs the
+// partitions edge by edge (a window per edge time).
+func (e *Engine) SetLookahead(t Time) error {
+	if e.started {
+		return fmt.Errorf("lookahead set after the run began")
+	}
+	e.lookahead = t
+	return nil
+}
+
+// Lookahead returns the window length set by SetLookahead.
+func (e *Engine) Lookahead() Time { return e.lookahead }
+
+// crossing checks that an event for cs at t, asked for by the partition
+// running now, comes no earlier than cs's partition has run; what and name
+// (joined) name the channel for the error.
+func (e *Engine) crossing(cs *compState, t Time, what, name string) {
+	if p := cs.clk.part; p != e.cur && t < p.doneUntil {
+		e.tooSoon(cs, t, what, name)
+	}
+}
+
+// backward reports whether an event from partition from to partition to
+// may find to already past it in the window: to runs first (a link from a
+// NIC back to a switch made before it), so the event must come a whole
+// window after the edge that sends it. An event for a partition that runs
+// later in the window needs only come after the edge, as every event does.
+func backward(from, to *part) bool { return from != to && to.index < from.index }
+
+// tooSoon stops the run: an event reaches cs at t, before the end of a
+// window its partition may have run.
+func (e *Engine) tooSoon(cs *compState, t Time, what, name string) {
+	p := cs.clk.part
+	e.fail(fmt.Errorf("%s%s: reaches %s at %v, %v after the edge at %v, within the lookahead of %v "+
+		"(partition %s runs before %s in a window)",
+		what, name, cs.path, t, t-e.now, e.now, e.lookahead, p.name, e.cur.name))
+}
+
+// runWindows runs the partitions window by window up to until: each window
+// starts at the earliest time any partition has work and lasts the
+// lookahead (at least one edge time), and every partition runs its edges
+// of the window in turn, in the order the partitions were made.
+func (e *Engine) runWindows(until Time) error {
+	defer e.select0()
+	if e.next == nil {
+		e.next = make([]Time, len(e.parts))
+		for i, p := range e.parts {
+			e.cur = p
+			e.next[i] = e.nextTime()
+		}
+	}
+	for !e.stop {
+		t0 := Forever
+		for _, t := range e.next {
+			t0 = min(t0, t)
+		}
+		if t0 == Forever {
+			e.alignNow(e.latest())
+			return e.quiet()
+		}
+		if t0 > until {
+			e.alignNow(until)
+			return nil
+		}
+		if e.watchdog > 0 && t0 > e.progressTime && t0-e.progressTime > e.watchdog {
+			e.alignNow(t0)
+			return e.deadlock(fmt.Sprintf("no progress for %d cycles", e.opts.WatchdogCycles))
+		}
+		end := t0 + e.window()
+		if until < end-1 {
+			end = until + 1
+		}
+		for i, p := range e.parts {
+			if e.next[i] >= end {
+				// nothing to do in this window; what others send it
+				// comes at end or later
+				p.doneUntil = end
+				continue
+			}
+			e.cur = p
+			t := e.next[i]
+			for t < end {
+				e.now, p.now = t, t
+				if err := e.runDue(t); err != nil {
+					return err
+				}
+				t = e.nextTime()
+			}
+			e.next[i] = t
+			p.doneUntil = end
+		}
+	}
+	return nil
+}
+
+// window is the length of a window: the lookahead, at least one ps (a
+// window per edge time).
+func (e *Engine) window() Time { return max(e.lookahead, 1) }
+
+// latest returns the time of the last edge any partition ran.
+func (e *Engine) latest() Time {
+	t := e.now
+	for _, p := range e.parts {
+		t = max(t, p.now)
+	}
+	return t
+}
+
+// alignNow sets the time of the engine and of every partition to t (no
+// partition has anything queued before it).
+func (e *Engine) alignNow(t Time) {
+	e.now = t
+	for _, p := range e.parts {
+		p.now = max(p.now, t)
+	}
+}
+
+// select0 makes the first partition the current one again.
+func (e *Engine) select0() { e.cur = e.parts[0] }
