@@ -175,7 +175,9 @@ func (e *Engine) wakeOther(p *part, cs *compState, t Time) {
 	}
 	cs.wokenAt = t
 	p.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
-	e.next[p.index] = min(e.next[p.index], t)
+	if e.next != nil { // else the first window reads it from p.wakes
+		e.next[p.index] = min(e.next[p.index], t)
+	}
 }
 
 // pendingWake is a wake asked for during the evaluations of an edge.

@@ -88,6 +88,8 @@ type Link[T any] struct {
 	arrLast           Time // the last arrival time reported
 
 	taker func(v T, visible Time) (taken Time) // a receiver that takes on send; nil: none
+
+	readItem func(T) uint64 // reads an item ahead of use (ReadAheadWith); nil: the queue entry only
 }
 
 // TakeOnSend makes the receiver take every item when it is sent instead of
@@ -177,6 +179,9 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 		l.sameDomain = true
 		l.latencyPs = Time(cfg.Latency) * from.cs.dom.period
 		l.creditPs = Time(cfg.CreditLatency) * from.cs.dom.period
+	}
+	if from.cs.clk.part != to.cs.clk.part {
+		to.cs.clk.part.inbound = append(to.cs.clk.part.inbound, l)
 	}
 	l.itemsBack = backward(from.cs.clk.part, to.cs.clk.part)
 	l.creditsBack = backward(to.cs.clk.part, from.cs.clk.part)
@@ -440,6 +445,30 @@ func (l *Link[T]) Recv() (T, bool) {
 		}
 	}
 	return v, true
+}
+
+// ReadAheadWith sets what is read of an item ahead of use: when the
+// receiver's partition begins a window, fn reads each item arriving in it
+// (say, the fields of a descriptor it points to) and returns anything made
+// of them. It changes nothing; it only brings lines into the caches. Call
+// it before the run.
+func (l *Link[T]) ReadAheadWith(fn func(T) uint64) { l.readItem = fn }
+
+// readAhead reads the link, the items that arrive before end and what
+// ReadAheadWith says of each, to bring them into the caches ahead of use.
+func (l *Link[T]) readAhead(end Time) uint64 {
+	var s uint64
+	for i := 0; i < l.q.n; i++ {
+		f := &l.q.buf[(l.q.head+i)&l.q.mask]
+		if f.at >= end {
+			break
+		}
+		s += uint64(f.at)
+		if l.readItem != nil {
+			s += l.readItem(f.item)
+		}
+	}
+	return s
 }
 
 // Pending returns the items sent and not yet taken (in flight or waiting

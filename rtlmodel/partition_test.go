@@ -160,3 +160,36 @@ func TestPartitionRejoin(t *testing.T) {
 	require.Same(t, e.parts[0], e.domains[2].clk.part)
 	require.Same(t, e.domains[0].clk, e.domains[2].clk, "a domain clocked alike in the same partition shares its clock")
 }
+
+// A partition beginning a window reads ahead the items that arrive in it
+// on each link from another partition, through the link's ReadAheadWith
+// function, and nothing that arrives later; a link within a partition is
+// not read ahead.
+func TestPartitionReadsInboundItemsAhead(t *testing.T) {
+	e := NewEngine(Options{})
+	var handles [2]*Handle
+	for i := range handles {
+		require.NoError(t, e.Partition(fmt.Sprintf("p%d", i)))
+		d, err := e.AddDomain(fmt.Sprintf("d%d", i), 1000, 0)
+		require.NoError(t, err)
+		handles[i], err = e.Add(d, fmt.Sprintf("c%d", i), fn(func(Edge) Wake { return Never }))
+		require.NoError(t, err)
+	}
+	cross, err := NewLink[int]("cross", handles[0], handles[1], LinkConfig{Latency: 10, Width: 1})
+	require.NoError(t, err)
+	inner, err := NewLink[int]("inner", handles[1], handles[1], LinkConfig{Latency: 1, Width: 1})
+	require.NoError(t, err)
+	var read []int
+	cross.ReadAheadWith(func(v int) uint64 { read = append(read, v); return uint64(v) })
+	inner.ReadAheadWith(func(v int) uint64 { read = append(read, -v); return 0 })
+	require.Equal(t, []readerAhead{cross}, e.parts[1].inbound)
+	e.now = 0
+	cross.Send(1) // arrives at 10 ns
+	e.now = 1000
+	cross.Send(2) // at 11 ns
+	e.now = 5000
+	cross.Send(3) // at 15 ns
+	inner.Send(4)
+	e.parts[1].warm(12 * Nanosecond)
+	require.Equal(t, []int{1, 2}, read)
+}

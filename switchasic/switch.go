@@ -199,6 +199,7 @@ func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*packet.Desc]) (*rtlmodel.
 		return nil, err
 	}
 	l.WatchArrivals(&pipe.watch, len(pipe.in))
+	l.ReadAheadWith(readFrameAhead)
 	pipe.ports = append(pipe.ports, i)
 	pipe.in = append(pipe.in, l)
 	pipe.ready = pipeline.NewBits(len(pipe.in))
@@ -214,8 +215,13 @@ func (sw *Switch) AttachTx(i int, to *rtlmodel.Handle) (*rtlmodel.Link[serdes.Rx
 		return nil, err
 	}
 	sw.tx[i].Connect(sw.txIn[i], l)
+	l.ReadAheadWith(readFrameAhead)
 	return l, nil
 }
+
+// readFrameAhead reads what a receiver first reads of a frame: its
+// descriptor's first line and its headers (rtlmodel.Link.ReadAheadWith).
+func readFrameAhead(f serdes.RxFrame[*packet.Desc]) uint64 { return f.Frame.ReadAhead() }
 
 // LinkTo cables port i of this switch to port j of peer, one direction:
 // this switch's egress PHY delivers into the peer's ingress pipe. Call it
