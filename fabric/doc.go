@@ -2,6 +2,14 @@
 // topologies, their routing tables and address plans, the workloads of
 // AI training, and the scenarios and metrics of a run.
 //
+// A Run puts each switch and each NIC, with the flow scheduler of its host,
+// in a kernel partition of its own, with the least wire latency between
+// devices as the lookahead (rtlmodel.Engine.Partition): devices run window
+// by window, and the results are those of a run edge by edge
+// (EngineMode.Lockstep). A host's scheduler learns of a completion when
+// its NIC writes the CQE and acts on it when the CQE becomes visible, as
+// do the schedulers of hosts whose flows wait for it.
+//
 // Star is the smallest cluster: NICs on the ports of one switch, with a
 // route per endpoint. Endpoint i has address 10.i (IPv4, 24 bits of i) and
 // hangs off switch port i.
