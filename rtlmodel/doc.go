@@ -35,8 +35,9 @@
 // for a whole window. A link into a partition that runs earlier in a
 // window must deliver (and return credits) at least the lookahead after
 // the edge that sends; one that does not stops the run with an error
-// naming it. The OnePartition option ignores partitions, to prove the
-// windows exact.
+// naming it. Hooks and traces see each partition's edges in time order,
+// the partitions one after the other within a window. The OnePartition
+// option ignores partitions, to prove the windows exact.
 //
 // Determinism: events at one time are ordered by (time, clock of the
 // domain, registration order), clocks in the order their first domain was

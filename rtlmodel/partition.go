@@ -171,8 +171,9 @@ func (e *Engine) runWindows(until Time) error {
 		}
 		for i, p := range e.parts {
 			if e.next[i] >= end {
-				// nothing to do in this window; what others send it
-				// comes at end or later
+				// nothing to do in this window, counting what the
+				// partitions before it sent it; those after it can
+				// only send it something for end or later
 				p.doneUntil = end
 				continue
 			}
