@@ -32,6 +32,8 @@ func runScenarioMode(t *testing.T, s *Scenario, mode EngineMode) *Results {
 		if done {
 			break
 		}
+		// a run that stalls fails here instead of running on
+		require.Less(t, until, 2*rtlmodel.Millisecond, "%s: %d of %d flows complete", s.Name, r.Done(), len(r.Flows))
 	}
 	return r.Results()
 }
@@ -75,6 +77,13 @@ func TestScenarioIdleSkipEqualsAlwaysTick(t *testing.T) {
 		"hd-allreduce": func(s *Scenario) {
 			s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 4, 2, 4
 			s.Workload.Kind, s.Workload.Bytes = "hd_allreduce", 256<<10
+		},
+		// later messages on a queue pair under receiver credit: a
+		// message's first packet must be able to ask for its credit
+		"eqds-ring-allreduce": func(s *Scenario) {
+			s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 2, 2, 4
+			s.NIC.CC = "eqds"
+			s.Workload.Kind, s.Workload.Bytes = "ring_allreduce", 128<<10
 		},
 		// flows that start while others run
 		"background": func(s *Scenario) {

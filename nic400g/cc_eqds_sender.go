@@ -26,6 +26,8 @@ type EQDSSender struct {
 	p *EQDSParams
 
 	spec, credit  uint64 // speculative allowance left, granted credit held
+	debt          uint64 // bytes sent beyond the allowance by a message's first packet (CanStart)
+	asked         uint64 // credit asked for: requests carried, trimmed bytes to be pulled
 	reclaim       uint64 // allowance given up and not yet asked for again
 	inFlight, rtx uint64 // bytes in flight, bytes waiting for retransmission
 	window        uint64 // min(MaxWindow, MaxInFlightPackets·MSS)
@@ -113,6 +115,25 @@ func (s *EQDSSender) CanSend(bytes uint32) bool {
 	return s.spec+s.credit >= b && s.inFlight+b <= s.window
 }
 
+// CanStart reports whether the first packet of a message, of bytes, may
+// leave now. It carries the message's credit request, so when no credit
+// asked for is still to come (Owed is 0) it may leave without the credit
+// it needs, borrowed against the credit it asks for and repaid from the
+// first credit granted: a sender whose allowance and credit fell below a
+// packet after earlier messages on the queue pair would otherwise wait
+// for a pull that nobody asked for (E: the model's reading of S [R19],
+// whose flows ask for credit when they start).
+func (s *EQDSSender) CanStart(bytes uint32) bool {
+	return s.CanSend(bytes) || s.Owed() == 0 && s.inFlight+uint64(bytes) <= s.window
+}
+
+// Ask records a credit request leaving with a packet (its first
+// transmission).
+func (s *EQDSSender) Ask(bytes uint64) { s.asked += bytes }
+
+// Owed returns the credit asked for and not yet granted.
+func (s *EQDSSender) Owed() uint64 { return s.asked - min(s.asked, s.counts.Granted) }
+
 // Window returns the bytes the sender may have in flight now: in flight
 // plus credit, capped at the window.
 func (s *EQDSSender) Window() uint64 { return min(s.inFlight+s.spec+s.credit, s.window) }
@@ -142,6 +163,7 @@ func (s *EQDSSender) OnSend(now rtlmodel.Time, bytes uint32) {
 	s.spec -= fromSpec
 	fromCredit := min(s.credit, b-fromSpec)
 	s.credit -= fromCredit
+	s.debt += b - fromSpec - fromCredit
 	s.counts.Spent += fromSpec + fromCredit
 	r := min(s.rtx, b)
 	s.rtx -= r
@@ -166,12 +188,15 @@ func (s *EQDSSender) OnSendUnpaid(now rtlmodel.Time, bytes uint32) {
 	}
 }
 
-// OnPull adds credit granted by the receiver in a pull and ends
-// speculation.
+// OnPull adds credit granted by the receiver in a pull, less what repays
+// bytes sent beyond the allowance, and ends speculation.
 func (s *EQDSSender) OnPull(_ rtlmodel.Time, credit uint64) {
 	s.stopSpeculating()
-	s.credit += credit
 	s.counts.Granted += credit
+	repay := min(s.debt, credit)
+	s.debt -= repay
+	s.counts.Spent += repay
+	s.credit += credit - repay
 }
 
 // OnAck takes ev.AckedBytes out of flight, adds ev.Credit, feeds the RTT
@@ -211,6 +236,7 @@ func (s *EQDSSender) restart(now rtlmodel.Time) {
 // receiver will pull with; speculation ends.
 func (s *EQDSSender) OnNACK(now rtlmodel.Time, bytes uint32) {
 	s.stopSpeculating()
+	s.asked += uint64(bytes) // the receiver pulls for the trimmed payload
 	b := min(s.inFlight, uint64(bytes))
 	s.inFlight -= b
 	s.rtx += b

@@ -222,3 +222,34 @@ func TestRecvCreditPacerRoundRobin(t *testing.T) {
 	assert.Equal(t, now+84040, r.NextEvent())
 	assert.Equal(t, uint64(4096), r.Charged())
 }
+
+// A message's first packet carries its credit request, so when nothing
+// asked for is still to come it may leave without the credit it needs,
+// and the first credit granted repays what it borrowed; while credit is
+// owed it waits for it like any packet.
+func TestEQDSSenderStartsMessageWithoutCredit(t *testing.T) {
+	p := DefaultEQDSParams(400e9, 4*rtlmodel.Microsecond)
+	p.SpeculativeBytes = 10000
+	s := NewEQDSSender(&p)
+	// two packets of earlier messages leave 1808 bytes of allowance
+	s.OnSend(0, 4096)
+	s.OnSend(10, 4096)
+	require.Equal(t, uint64(1808), s.Speculative())
+	assert.False(t, s.CanSend(4096), "not enough allowance for a packet")
+	assert.Zero(t, s.Owed())
+	require.True(t, s.CanStart(4096), "nothing is owed: nobody would ever pull")
+
+	// the next message's first packet asks for the 16384-1808 bytes the
+	// allowance will not cover and borrows 2288
+	s.Ask(16384 - 1808)
+	s.OnSend(20, 4096)
+	assert.Equal(t, uint64(16384-1808), s.Owed())
+	assert.False(t, s.CanStart(4096), "credit is owed: wait for it")
+	s.OnPull(100, 4096)
+	assert.Equal(t, uint64(4096-2288), s.Credit(), "the pull repays the borrowed bytes first")
+	s.OnPull(200, 16384-1808-4096)
+	assert.Zero(t, s.Owed())
+	assert.Equal(t, uint64(16384-4096), s.Credit(), "the rest of the message, exactly")
+	c := s.Counts()
+	assert.Equal(t, c.Speculative+c.Granted, c.Spent+s.Credit()+c.Forfeited, "allowance + granted = spent + held + given up")
+}

@@ -57,6 +57,9 @@ func (n *NIC) eqdsMaySend(q *qpState) bool {
 	} else {
 		m := q.segMsg()
 		b = uint32(min(uint64(n.cfg.MTU), m.wr.Bytes-m.sentTo))
+		if m.sentTo == 0 {
+			return q.eq.CanStart(b)
+		}
 	}
 	return q.eq.CanSend(b)
 }
@@ -79,10 +82,14 @@ func (q *qpState) firstPending() int {
 // kept with the packet so that its retransmission carries it again when
 // the original was lost outright.
 func (q *qpState) eqdsAsk(p *sentPkt, m *message) {
+	var ask uint64
 	if p.offset == 0 && p.retx == 0 {
-		p.ask = uint32(m.wr.Bytes - min(m.wr.Bytes, q.eq.Speculative()))
+		ask = m.wr.Bytes - min(m.wr.Bytes, q.eq.Speculative())
+		p.ask = uint32(ask)
 	}
-	p.ask += uint32(q.eq.TakeReclaim())
+	r := q.eq.TakeReclaim()
+	p.ask += uint32(r)
+	q.eq.Ask(ask + r)
 }
 
 // eqdsOnData is the receiver's side of a data packet (or a trimmed
