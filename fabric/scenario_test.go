@@ -124,13 +124,16 @@ func TestScenarioRejectsUnknownDeviceValues(t *testing.T) {
 		{"nic:\n  stack: roce_ipv6\n", "roce_ipv6"},
 		{"nic:\n  recovery: gobackn\n", "gobackn"},
 		{"nic:\n  paths: ecmp\n", "ecmp"},
+		// framings the NIC has and the switch does not forward
+		{"nic:\n  stack: uet\n", "forwards RoCEv2 frames only"},
+		{"nic:\n  stack: ib\n", "forwards RoCEv2 frames only"},
 	} {
 		_, err := ParseScenario("s.yaml", []byte(base+c.extra))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want an error naming %q", c.extra, err, c.want)
 		}
 	}
-	if _, err := ParseScenario("s.yaml", []byte(base+"nic:\n  cc: hpcc\n  stack: uet\n  recovery: gbn\n  paths: spray\n")); err != nil {
+	if _, err := ParseScenario("s.yaml", []byte(base+"nic:\n  cc: hpcc\n  stack: roce-ipv6\n  recovery: gbn\n  paths: spray\n")); err != nil {
 		t.Errorf("valid NIC keys: %v", err)
 	}
 }
