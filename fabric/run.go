@@ -256,6 +256,10 @@ func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress 
 		if done || until >= limit {
 			return nil
 		}
+		if r.Cluster.Engine.Idle() {
+			return fmt.Errorf("the fabric went quiet at %v with %d of %d flows complete: nothing is scheduled any more",
+				r.Cluster.Engine.Now(), r.Done(), len(r.Flows))
+		}
 	}
 }
 

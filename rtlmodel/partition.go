@@ -198,6 +198,24 @@ func (e *Engine) runWindows(until Time) error {
 // window per edge time).
 func (e *Engine) window() Time { return max(e.lookahead, 1) }
 
+// Idle reports whether nothing is due any more in any partition: no wake,
+// no plan and no component asking for its next edge. A run that stops
+// with work undone while the engine is idle can never go on.
+func (e *Engine) Idle() bool {
+	if !e.started {
+		return false
+	}
+	cur := e.cur
+	defer func() { e.cur = cur }()
+	for _, p := range e.parts {
+		e.cur = p
+		if e.nextTime() != Forever {
+			return false
+		}
+	}
+	return true
+}
+
 // latest returns the time of the last edge any partition ran.
 func (e *Engine) latest() Time {
 	t := e.now

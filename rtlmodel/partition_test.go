@@ -193,3 +193,30 @@ func TestPartitionReadsInboundItemsAhead(t *testing.T) {
 	e.parts[1].warm(12 * Nanosecond)
 	require.Equal(t, []int{1, 2}, read)
 }
+
+// An engine is idle once nothing is due in any partition: not before it
+// starts, nor while a component plans an edge, but after the last plan
+// has run, whether a partition or several.
+func TestEngineIdle(t *testing.T) {
+	for _, parts := range []int{1, 3} {
+		e := NewEngine(Options{})
+		for i := 0; i < parts; i++ {
+			require.NoError(t, e.Partition(fmt.Sprintf("p%d", i)))
+			d, err := e.AddDomain(fmt.Sprintf("d%d", i), 1000, 0)
+			require.NoError(t, err)
+			last := uint64(10 * (i + 1))
+			_, err = e.Add(d, fmt.Sprintf("c%d", i), fn(func(ed Edge) Wake {
+				if ed.Cycle < last {
+					return Wake(last)
+				}
+				return Never
+			}))
+			require.NoError(t, err)
+		}
+		require.False(t, e.Idle(), "not started")
+		require.NoError(t, e.Run(15*Nanosecond))
+		require.Equal(t, parts > 1, !e.Idle(), "%d partitions: a plan at %d ns is left", parts, 10*parts)
+		require.NoError(t, e.Run(Forever))
+		require.True(t, e.Idle())
+	}
+}
