@@ -62,7 +62,7 @@ type ScenarioNIC struct {
 	CC             string `yaml:"cc"`
 	Paths          string `yaml:"paths"` // fixed, spray, pathaware
 	MTU            int    `yaml:"mtu"`
-	Stack          string `yaml:"stack"`    // roce-ipv4, roce-ipv6 (the NIC also frames ib and uet, which the switch does not forward)
+	Stack          string `yaml:"stack"`    // roce-ipv4, roce-ipv6, uet (the NIC also frames ib, which the switch does not forward)
 	Recovery       string `yaml:"recovery"` // sr, gbn
 	ReorderPackets int    `yaml:"reorder_packets"`
 	ReorderTol     int    `yaml:"reorder_tolerance"`
@@ -157,11 +157,11 @@ func (n ScenarioNIC) validate() error {
 		return nil
 	}
 	stack := oneOf("stack", n.Stack, "roce-ipv4", "roce-ipv6", "ib", "uet")
-	if n.Stack == "ib" || n.Stack == "uet" {
-		// the NIC frames them (back to back, budgets), but a switch's
-		// ingress parses RoCEv2 only and would drop every frame
-		stack = fmt.Errorf("nic.stack %q: the switch model forwards RoCEv2 frames only (roce-ipv4, roce-ipv6); "+
-			"every %s frame would be dropped as malformed at the first switch", n.Stack, n.Stack)
+	if n.Stack == "ib" {
+		// the NIC frames native IB (back to back, budgets), but the
+		// switch is an Ethernet switch and would drop every frame
+		stack = fmt.Errorf("nic.stack %q: the switch model forwards Ethernet frames (roce-ipv4, roce-ipv6, uet); "+
+			"every native IB frame would be dropped as malformed at the first switch", n.Stack)
 	}
 	return errors.Join(
 		oneOf("paths", n.Paths, "fixed", "spray", "pathaware"),

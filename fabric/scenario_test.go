@@ -85,6 +85,14 @@ func TestScenarioIdleSkipEqualsAlwaysTick(t *testing.T) {
 			s.NIC.CC = "eqds"
 			s.Workload.Kind, s.Workload.Bytes = "ring_allreduce", 128<<10
 		},
+		// UET frames, which the switch routes by IP and UDP alone, sprayed
+		// and trimmed (77 trims)
+		"uet-trimming": func(s *Scenario) {
+			s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 2, 2, 4
+			s.NIC.CC, s.NIC.Stack, s.NIC.Paths = "eqds", "uet", "spray"
+			s.Switch.LB, s.Switch.Trimming, s.Switch.PFCClasses, s.Switch.BufferBytes = "spray", true, nil, 300000
+			s.Workload = ScenarioWorkload{Kind: "incast", Senders: 7, Receiver: 0, Bytes: 256 << 10}
+		},
 		// flows that start while others run
 		"background": func(s *Scenario) {
 			s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 4, 2, 4
@@ -124,16 +132,15 @@ func TestScenarioRejectsUnknownDeviceValues(t *testing.T) {
 		{"nic:\n  stack: roce_ipv6\n", "roce_ipv6"},
 		{"nic:\n  recovery: gobackn\n", "gobackn"},
 		{"nic:\n  paths: ecmp\n", "ecmp"},
-		// framings the NIC has and the switch does not forward
-		{"nic:\n  stack: uet\n", "forwards RoCEv2 frames only"},
-		{"nic:\n  stack: ib\n", "forwards RoCEv2 frames only"},
+		// a framing the NIC has and the switch does not forward
+		{"nic:\n  stack: ib\n", "forwards Ethernet frames"},
 	} {
 		_, err := ParseScenario("s.yaml", []byte(base+c.extra))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want an error naming %q", c.extra, err, c.want)
 		}
 	}
-	if _, err := ParseScenario("s.yaml", []byte(base+"nic:\n  cc: hpcc\n  stack: roce-ipv6\n  recovery: gbn\n  paths: spray\n")); err != nil {
+	if _, err := ParseScenario("s.yaml", []byte(base+"nic:\n  cc: hpcc\n  stack: uet\n  recovery: gbn\n  paths: spray\n")); err != nil {
 		t.Errorf("valid NIC keys: %v", err)
 	}
 }

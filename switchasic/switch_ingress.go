@@ -116,6 +116,10 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		return
 	}
 	if err := ip.frame.DecodeHeaders(p.Header(), int(p.FrameBytes)); err != nil {
+		if isUET(p.Header()) {
+			ip.forwardIPUDP(p, false)
+			return
+		}
 		ip.malformed.Inc()
 		sw.pool.Put(p)
 		return
@@ -152,7 +156,26 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 // fields still describe the whole packet and its transport headers may be
 // cut, so only the IP addresses and UDP ports are read (from the bytes
 // kept), and it keeps its high-priority class (FACTS 2.5, 7).
-func (ip *ingressPipe) forwardTrimmed(p *packet.Desc) {
+func (ip *ingressPipe) forwardTrimmed(p *packet.Desc) { ip.forwardIPUDP(p, true) }
+
+// isUET reports whether a frame is IP/UDP to the UET port (FACTS 7).
+func isUET(h []byte) bool {
+	off, v6, ok := ipOffset(h)
+	if !ok {
+		return false
+	}
+	l4 := off + packet.IPv6Len
+	if !v6 {
+		l4 = off + int(h[off]&0x0F)*4
+	}
+	return len(h) >= l4+4 && uint16(h[l4+2])<<8|uint16(h[l4+3]) == packet.UETPort
+}
+
+// forwardIPUDP routes a frame by its IP and UDP headers alone: a trimmed
+// header (keepClass: it stays in the trim class) or a UET packet, whose
+// class comes from its DSCP as a RoCEv2 packet's does and whose ECMP key
+// has no queue pair (UET sprays by the entropy in its UDP source port).
+func (ip *ingressPipe) forwardIPUDP(p *packet.Desc, keepClass bool) {
 	sw := ip.sw
 	h := p.Header()
 	off, v6, ok := ipOffset(h)
@@ -172,6 +195,11 @@ func (ip *ingressPipe) forwardTrimmed(p *packet.Desc) {
 		k.SetIPv6(s6, d6)
 		dst = uint32(d6[13])<<16 | uint32(d6[14])<<8 | uint32(d6[15])
 		l4 = off + packet.IPv6Len
+		if !keepClass {
+			tc := h[off]<<4 | h[off+1]>>4
+			p.Class = tc >> 5
+			k.FlowLabel = uint32(h[off+1]&0x0F)<<16 | uint32(h[off+2])<<8 | uint32(h[off+3])
+		}
 	} else {
 		var s4, d4 [4]byte
 		copy(s4[:], h[off+12:off+16])
@@ -179,6 +207,9 @@ func (ip *ingressPipe) forwardTrimmed(p *packet.Desc) {
 		k.SetIPv4(s4, d4)
 		dst = uint32(d4[1])<<16 | uint32(d4[2])<<8 | uint32(d4[3])
 		l4 = off + int(h[off]&0x0F)*4
+		if !keepClass {
+			p.Class = h[off+1] >> 5
+		}
 	}
 	if len(h) >= l4+4 {
 		k.SrcPort = uint16(h[l4])<<8 | uint16(h[l4+1])
