@@ -34,13 +34,13 @@ type part struct {
 	// inbound: the links from other partitions into this one, whose
 	// queues are read ahead when a window begins (warm)
 	inbound []readerAhead
+	// sink keeps the reads ahead from being optimised away; it is the
+	// partition's own, so engines in concurrent goroutines share nothing
+	sink uint64
 }
 
 // readerAhead is a link whose first queued item can be read ahead.
 type readerAhead interface{ readAhead(end Time) uint64 }
-
-// readAheadSink keeps the reads ahead from being optimised away.
-var readAheadSink uint64
 
 // warm reads, before the partition runs a window ending at end, the items
 // arriving in it on every link into it from another partition. Those were
@@ -53,7 +53,7 @@ func (p *part) warm(end Time) {
 		s += l.readAhead(end)
 	}
 
-	readAheadSink += s
+	p.sink += s
 }
 
 func newPart(name string) *part {
