@@ -2,7 +2,6 @@ package packet
 
 import (
 	"fmt"
-	"hash/crc32"
 )
 
 // HashFunc names an ECMP hash function, as the hash-function select of a
@@ -143,9 +142,9 @@ func (h *ECMPHasher) Hash(k *FlowKey) uint32 {
 	b := buf[:k.serialize(&buf, h.cfg.Fields, swap)]
 	switch h.cfg.Func {
 	case HashCRC32:
-		return crc32Small(h.cfg.Seed, crc32.IEEETable, b)
+		return ieeeShort.update(h.cfg.Seed, b)
 	case HashCRC32C:
-		return crc32Small(h.cfg.Seed, castagnoliTable, b)
+		return castagnoliShort.update(h.cfg.Seed, b)
 	case HashToeplitz:
 		return h.tz.Hash(b) ^ h.cfg.Seed
 	case HashXORFold:
@@ -176,17 +175,6 @@ func SelectMember(hash uint32, bits uint, n int) int {
 		hash &= 1<<bits - 1
 	}
 	return int(uint64(hash) * uint64(n) >> bits)
-}
-
-// crc32Small is a byte-at-a-time CRC-32 for short keys that keeps the key
-// buffer on the caller's stack. prev is a previous result, as for
-// crc32.Update.
-func crc32Small(prev uint32, tab *crc32.Table, b []byte) uint32 {
-	reg := ^prev
-	for _, v := range b {
-		reg = tab[byte(reg)^v] ^ reg>>8
-	}
-	return ^reg
 }
 
 // xorFold16 XORs b as big-endian 16-bit words, zero-padding the last.

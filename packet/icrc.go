@@ -96,12 +96,8 @@ func RoCEv2ICRC(pkt []byte) (uint32, error) {
 	}
 	hdr[ipLen+6], hdr[ipLen+7] = 0xFF, 0xFF // UDP checksum
 	hdr[ipLen+roceUDPLen+4] = 0xFF          // BTH FECN, BECN, resv6
-	reg := ICRCSeed
-	tab := crc32.IEEETable
-	for _, v := range hdr[:n] {
-		reg = tab[byte(reg)^v] ^ reg>>8
-	}
-	return crc32.Update(^reg, tab, pkt[n:]), nil
+	reg := ieeeShort.register(ICRCSeed, hdr[:n])
+	return crc32.Update(^reg, crc32.IEEETable, pkt[n:]), nil
 }
 
 // roceDatagram trims pkt (a whole RoCEv2 datagram from the IP header through

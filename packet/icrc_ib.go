@@ -87,12 +87,8 @@ func IBICRC(pkt []byte) (uint32, error) {
 		hdr[0] |= 0xF0 // VL
 	}
 	hdr[bth+4] = 0xFF // Resv8a
-	reg := ^uint32(0)
-	tab := crc32.IEEETable
-	for _, v := range hdr[:n] {
-		reg = tab[byte(reg)^v] ^ reg>>8
-	}
-	return crc32.Update(^reg, tab, pkt[n:]), nil
+	reg := ieeeShort.register(^uint32(0), hdr[:n])
+	return crc32.Update(^reg, crc32.IEEETable, pkt[n:]), nil
 }
 
 // ibPacket trims pkt (from the first LRH byte, possibly followed by the VCRC)
