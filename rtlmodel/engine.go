@@ -360,7 +360,9 @@ func (e *Engine) runDue(t Time) error {
 			}
 		}
 	}
-	slices.SortFunc(due, func(a, b *clock) int { return a.index - b.index })
+	if len(due) > 1 {
+		slices.SortFunc(due, func(a, b *clock) int { return a.index - b.index })
+	}
 	e.cur.dueScratch = due
 	for _, c := range due {
 		c.marked = false

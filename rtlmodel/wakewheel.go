@@ -130,6 +130,12 @@ func (w *wakeWheel) fromWheel() bool {
 }
 
 func (w *wakeWheel) top() *wakeEntry {
+	if w.count == 0 {
+		// nothing in the slots (always so with the wheel off, as in a
+		// model of several partitions): the heap's, without looking at
+		// the wheel, whose spent head slot load clears before its next use
+		return w.far.top()
+	}
 	if w.fromWheel() {
 		return &w.slots[w.head][w.rd]
 	}
@@ -137,6 +143,9 @@ func (w *wakeWheel) top() *wakeEntry {
 }
 
 func (w *wakeWheel) pop() wakeEntry {
+	if w.count == 0 {
+		return w.far.pop()
+	}
 	if w.fromWheel() {
 		e := w.slots[w.head][w.rd]
 		w.rd++
