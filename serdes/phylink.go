@@ -24,7 +24,8 @@ type RxFrame[T any] struct {
 // Timing.BadFCS set; the receiving MAC (RxMAC) drops and counts them.
 type PhyLink[T any] struct {
 	h    *rtlmodel.Handle
-	wire Wire // by value, next to the link state a frame reads
+	dom  *rtlmodel.Domain // h's, read at every frame without going through h
+	wire Wire             // by value, next to the link state a frame reads
 	out  *rtlmodel.Link[RxFrame[T]]
 	size func(T) int
 
@@ -49,6 +50,7 @@ func NewPhyLink[T any](e *rtlmodel.Engine, d *rtlmodel.Domain, path string, cfg 
 	if p.h, err = e.Add(d, path, p); err != nil {
 		return nil, err
 	}
+	p.dom = d
 	st := e.Stats()
 	p.frames = st.Counter(path+"/frames", "frames", "frames sent on the wire")
 	p.bytes = st.Counter(path+"/bytes", "bytes", "frame bytes sent on the wire")
@@ -90,7 +92,7 @@ func (p *PhyLink[T]) Connect(in *rtlmodel.Link[T], out *rtlmodel.Link[RxFrame[T]
 // whole timing is computed then and nothing waits for an Eval; a PHY that
 // took each frame at an Eval of its own would take it at the same edge.
 func (p *PhyLink[T]) take(f T, visible rtlmodel.Time) rtlmodel.Time {
-	d := p.h.Domain()
+	d := p.dom
 	at := visible
 	if p.lastStart > at+p.wire.cfg.TxLatency {
 		at = d.FirstEdgeAtOrAfter(p.lastStart - p.wire.cfg.TxLatency)

@@ -16,14 +16,17 @@ import (
 // port's PHY can take a frame. The link to each PHY has the MMU and egress
 // pipeline latency (Config.MMUCycles + EgressCycles).
 type mmu struct {
-	h     *rtlmodel.Handle
-	sw    *Switch
-	tm    *TrafficManager
-	trim  TrimConfig
-	in    []*rtlmodel.Link[*packet.Desc]
-	out   []*rtlmodel.Link[*packet.Desc]
-	q     [][8]pktQueue
-	sched []pipeline.Scheduler
+	h    *rtlmodel.Handle
+	sw   *Switch
+	tm   *TrafficManager
+	trim TrimConfig
+	in   []*rtlmodel.Link[*packet.Desc]
+	out  []*rtlmodel.Link[*packet.Desc]
+	q    [][8]pktQueue
+	// occupied bit c of port p: q[p][c] holds packets, so that settling a
+	// port reads one byte instead of its eight queues' lines
+	occupied []uint8
+	sched    []pipeline.Scheduler
 	// pause state obeyed on each egress port: paused until (ps), per class
 	pausedUntil [][8]rtlmodel.Time
 	// PFC frames waiting to go out on a port (sent before any data)
@@ -211,6 +214,7 @@ func (m *mmu) admit(p *packet.Desc, now rtlmodel.Time) {
 		m.sched[eg].SetHead(int(p.Class), p.FrameBytes)
 	}
 	q.push(p)
+	m.occupied[eg] |= 1 << p.Class
 	m.enq.Inc()
 	m.buffered++
 	m.markWork(eg)
@@ -251,6 +255,9 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 		sh.Consume(now, size)
 	}
 	p := q.pop()
+	if q.n == 0 {
+		m.occupied[port] &^= 1 << uint(c)
+	}
 	m.sched[port].Served(c, p.FrameBytes, q.headBytes)
 	if m.tm.Release(int(p.Ingress), port, c, int(p.FrameBytes)) {
 		m.pfcXon[p.Ingress] |= 1 << uint(c)
@@ -272,10 +279,8 @@ func (m *mmu) settle(port int) {
 	if m.pfcPending[port] != 0 || m.pfcXon[port] != 0 {
 		return
 	}
-	for c := range m.q[port] {
-		if m.q[port][c].n > 0 {
-			return
-		}
+	if m.occupied[port] != 0 {
+		return
 	}
 	m.work[port>>6] &^= 1 << uint(port&63)
 }
