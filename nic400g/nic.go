@@ -257,7 +257,7 @@ func (n *NIC) qp(id uint32) *qpState {
 		if k := len(n.free); k > 0 {
 			q = n.free[k-1]
 			n.free = n.free[:k-1]
-			*q = qpState{unacked: q.unacked[:0], msgs: q.msgs[:0], dataReady: q.dataReady[:0],
+			*q = qpState{unacked: q.unackedBuf[:0], unackedBuf: q.unackedBuf[:0], msgs: q.msgs[:0], dataReady: q.dataReady[:0],
 				recvMsgs: q.recvMsgs[:0], rw: q.rw, reads: q.reads[:0], rsps: q.rsps[:0]}
 		} else {
 			q = &qpState{}

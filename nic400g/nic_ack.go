@@ -32,7 +32,7 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		k++
 	}
 	if k > 0 {
-		q.unacked = q.unacked[:copy(q.unacked, q.unacked[k:])]
+		q.dropAcked(k)
 	}
 	flags := d.Meta.Flags
 	if flags&flagAck != 0 && d.Meta.SACK != 0 {

@@ -110,7 +110,8 @@ type qpState struct {
 	nextMsgID  uint32
 	seg        int // index in msgs of the message being segmented
 	nextPSN    uint32
-	unacked    []sentPkt // in PSN order
+	unacked    []sentPkt // in PSN order; a view of unackedBuf (pushUnacked)
+	unackedBuf []sentPkt // unacked's backing array, from its start
 	inflight   uint64
 	retxQ      int // packets marked pending
 	nextSend   rtlmodel.Time
@@ -154,3 +155,21 @@ type qpState struct {
 	lastEntropy uint16 // entropy of the last data packet received
 	ceEntropy   uint16 // entropy of the last CE-marked one
 }
+
+// pushUnacked appends a sent packet to unacked. An ACK drops the packets
+// it acknowledges from the front of the slice, which then starts further
+// into its array; when the end of the array is reached the packets still
+// unacknowledged move back to its start, once per array's length of sends,
+// where moving them at every ACK would move the whole window each time.
+func (q *qpState) pushUnacked(p sentPkt) {
+	if len(q.unacked) == cap(q.unacked) && len(q.unacked) < cap(q.unackedBuf) {
+		q.unacked = q.unackedBuf[:copy(q.unackedBuf[:cap(q.unackedBuf)], q.unacked)]
+	}
+	q.unacked = append(q.unacked, p)
+	if cap(q.unacked) > cap(q.unackedBuf) {
+		q.unackedBuf = q.unacked[:0] // append moved it to a larger array
+	}
+}
+
+// dropAcked drops the first k packets of unacked.
+func (q *qpState) dropAcked(k int) { q.unacked = q.unacked[k:] }

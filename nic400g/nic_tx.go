@@ -301,7 +301,7 @@ func (n *NIC) sendOne(q *qpState, now rtlmodel.Time) {
 		q.seg++
 		q.ctxValid = false
 	}
-	q.unacked = append(q.unacked, p)
+	q.pushUnacked(p)
 	q.inflight += uint64(payload)
 	if q.rtoAt == 0 {
 		q.rtoAt = now + n.cfg.RTO
