@@ -46,48 +46,48 @@ type creditReturn struct {
 // transfers are traced (then it commits, and the trace comes out in link
 // order whatever the order of evaluation).
 type Link[T any] struct {
-	name     string
-	id       int
-	e        *Engine
-	from, to *Handle
-	cfg      LinkConfig
-
-	sentAt Time             // edge of the last Send
-	sent   int              // items sent at sentAt
-	staged Queue[flight[T]] // at 0: the fixed latency applies
-	q      Queue[flight[T]]
-	lastAt Time // arrival of the newest item in q
-	wakeAt Time
-
-	avail      int // credits the sender holds
-	returns    Queue[creditReturn]
-	stagedRet  int
-	creditWake Time
-	dirty      bool
-
-	transfers Counter
-	starved   Counter
-	zeroSince Time
-	// fixed delays when both ends share a domain (no division per item)
+	// What a send, a delivery, a Recv or a credit return reads comes
+	// first, in the link's first cache lines: a link is touched once or
+	// twice per item by each end, long after the rest of the fabric has
+	// evicted it, and each further line it spans is one more miss.
+	e                   *Engine
+	width, creditPool   int  // cfg.Width and cfg.Credits
+	sentAt              Time // edge of the last Send
+	sent                int  // items sent at sentAt
+	avail               int  // credits the sender holds
+	zeroSince           Time
+	lastAt              Time // arrival of the newest item in q
+	wakeAt              Time
+	creditWake          Time
+	latencyPs, creditPs Time // fixed delays when both ends share a domain (no division per item)
+	rxDelay             Time // a receive pipeline every item crosses before it is visible
 	sameDomain          bool
-	latencyPs, creditPs Time
 	// the receiver's (sender's) partition runs before the sender's
 	// (receiver's) in a window: every delivery (credit return) must come
 	// a whole lookahead after the edge that makes it
 	itemsBack, creditsBack bool
+	size                   func(T) int                          // byte credits: an item's cost; nil: one credit per item
+	taker                  func(v T, visible Time) (taken Time) // a receiver that takes on send; nil: none
+	toCS, fromCS           *compState                           // the ends' states, to wake them
+	toDom, fromDom         *Domain
+	arrivals, credits      *Watch // told of deliveries and credit returns; nil: nobody
+	arrIdx, credIdx        int
+	arrLast                Time // the last arrival time reported
+	q                      Queue[flight[T]]
+	returns                Queue[creditReturn]
+	transfers              Counter // its count first, still in the lines above
+
+	name      string
+	id        int
+	from, to  *Handle
+	cfg       LinkConfig
+	staged    Queue[flight[T]] // at 0: the fixed latency applies
+	stagedRet int
+	dirty     bool
+	starved   Counter
 
 	// Format renders an item for traces; nil uses fmt.Sprint.
 	Format func(T) string
-
-	size func(T) int // byte credits: an item's cost; nil: one credit per item
-
-	rxDelay Time // a receive pipeline every item crosses before it is visible
-
-	arrivals, credits *Watch // told of deliveries and credit returns; nil: nobody
-	arrIdx, credIdx   int
-	arrLast           Time // the last arrival time reported
-
-	taker func(v T, visible Time) (taken Time) // a receiver that takes on send; nil: none
 
 	readItem func(T) uint64 // reads an item ahead of use (ReadAheadWith); nil: the queue entry only
 }
@@ -109,7 +109,7 @@ func (l *Link[T]) TakeOnSend(take func(v T, visible Time) (taken Time)) { l.take
 // otherwise model with a queue of its own (and one more Eval per item).
 // Call it before the run.
 func (l *Link[T]) DelayArrivals(cycles uint64) {
-	l.rxDelay = Time(cycles) * l.to.cs.dom.period
+	l.rxDelay = Time(cycles) * l.toDom.period
 }
 
 // WatchArrivals reports every delivery on this link to w under index idx,
@@ -159,6 +159,7 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 		}
 	}
 	l := &Link[T]{name: name, id: e.newElemID(), e: e, from: from, to: to, cfg: cfg,
+		width: cfg.Width, creditPool: cfg.Credits, toCS: to.cs, fromCS: from.cs, toDom: to.cs.dom, fromDom: from.cs.dom,
 		avail: cfg.Credits, sentAt: Forever, wakeAt: Forever, creditWake: Forever}
 	inflight := cfg.Width * int(cfg.Latency+1)
 	l.staged = NewQueue[flight[T]](cfg.Width)
@@ -252,7 +253,7 @@ func (l *Link[T]) sentNow() int {
 // Credits returns the credits the sender holds now (or a large number for
 // a link without flow control).
 func (l *Link[T]) Credits() int {
-	if l.cfg.Credits == 0 {
+	if l.creditPool == 0 {
 		return int(^uint(0) >> 1)
 	}
 	l.drainCredits()
@@ -264,7 +265,7 @@ func (l *Link[T]) drainCredits() {
 	for l.returns.n > 0 && l.returns.Front().at <= l.e.now {
 		r := l.returns.Pop()
 		// Cycles strictly between running out and the return are starved.
-		if p := l.from.cs.dom.period; l.avail == 0 && r.at > l.zeroSince+p {
+		if p := l.fromDom.period; l.avail == 0 && r.at > l.zeroSince+p {
 			l.starved.v += uint64((r.at-l.zeroSince)/p) - 1
 		}
 		l.avail += r.n
@@ -275,10 +276,10 @@ func (l *Link[T]) drainCredits() {
 // (on a byte-credited link: whether any credit is left; Fits says whether
 // a given item fits).
 func (l *Link[T]) CanSend() bool {
-	if l.sentAt == l.e.now && l.sent >= l.cfg.Width {
+	if l.sentAt == l.e.now && l.sent >= l.width {
 		return false
 	}
-	if l.cfg.Credits > 0 && l.avail == 0 {
+	if l.creditPool > 0 && l.avail == 0 {
 		l.drainCredits()
 		return l.avail > 0
 	}
@@ -291,10 +292,10 @@ func (l *Link[T]) Fits(v T) bool { return l.CanSendBytes(l.cost(v)) }
 // CanSendBytes reports whether an item costing c credits (bytes on a
 // byte-credited link, 1 otherwise) may be sent this edge.
 func (l *Link[T]) CanSendBytes(c int) bool {
-	if l.sentAt == l.e.now && l.sent >= l.cfg.Width {
+	if l.sentAt == l.e.now && l.sent >= l.width {
 		return false
 	}
-	if l.cfg.Credits > 0 && l.avail < c {
+	if l.creditPool > 0 && l.avail < c {
 		l.drainCredits()
 		return l.avail >= c
 	}
@@ -318,11 +319,11 @@ func (l *Link[T]) SendAt(v T, at Time) {
 }
 
 func (l *Link[T]) send(v T, at Time) {
-	if l.sentNow() >= l.cfg.Width {
+	if l.sentNow() >= l.width {
 		l.e.fail(fmt.Errorf("link %s: more than %d items sent in one cycle at %v", l.name, l.cfg.Width, l.e.now))
 		return
 	}
-	if l.cfg.Credits > 0 {
+	if l.creditPool > 0 {
 		c := l.cost(v)
 		if l.avail < c {
 			l.drainCredits()
@@ -356,7 +357,7 @@ func (l *Link[T]) fixedArrival(now Time) Time {
 	if l.sameDomain {
 		return now + l.latencyPs
 	}
-	rx := l.to.cs.dom
+	rx := l.toDom
 	return rx.FirstEdgeAfter(now) + Time(l.cfg.Latency-1)*rx.period
 }
 
@@ -368,7 +369,7 @@ func (l *Link[T]) SendAtFrom(v T, at, from Time) {
 	if at == 0 {
 		at = 1
 	}
-	if l.sentAt == from && l.sent >= l.cfg.Width || l.sentAt != Forever && from < l.sentAt {
+	if l.sentAt == from && l.sent >= l.width || l.sentAt != Forever && from < l.sentAt {
 		l.e.fail(fmt.Errorf("link %s: item sent at %v after one at %v, or more than %d at one edge", l.name, from, l.sentAt, l.cfg.Width))
 		return
 	}
@@ -384,7 +385,7 @@ func (l *Link[T]) SendAtFrom(v T, at, from Time) {
 func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 	at := l.fixedArrival(from)
 	if asked != 0 {
-		at = max(l.to.cs.dom.FirstEdgeAtOrAfter(asked), at)
+		at = max(l.toDom.FirstEdgeAtOrAfter(asked), at)
 	}
 	at = max(at, l.lastAt)
 	l.lastAt = at
@@ -398,18 +399,18 @@ func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 		taken := l.taker(v, at)
 		l.transfers.v++
 		e.noteProgress(1)
-		if l.cfg.Credits > 0 {
+		if l.creditPool > 0 {
 			l.returnCredits(e, taken, l.cost(v))
 		}
 		return
 	}
 	if l.itemsBack && at < e.now+e.window() {
-		e.tooSoon(l.to.cs, at, "link ", l.name)
+		e.tooSoon(l.toCS, at, "link ", l.name)
 	}
 	l.q.Push(flight[T]{at: at, item: v})
 	if at != l.wakeAt {
 		l.wakeAt = at
-		e.wakeFor(l.to.cs, at)
+		e.wakeFor(l.toCS, at)
 	}
 	if l.arrivals != nil && at != l.arrLast {
 		l.arrLast = at
@@ -436,7 +437,7 @@ func (l *Link[T]) Recv() (T, bool) {
 		return v, false
 	}
 	l.q.Pop()
-	if l.cfg.Credits > 0 {
+	if l.creditPool > 0 {
 		if l.e.hooks.transfer == nil {
 			l.returnCredits(l.e, l.e.now, l.cost(v)) // usable only after this edge
 		} else {
@@ -501,12 +502,12 @@ func (l *Link[T]) commit(e *Engine) {
 func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
 	at := taken + l.creditPs
 	if !l.sameDomain {
-		tx := l.from.cs.dom
+		tx := l.fromDom
 		at = tx.FirstEdgeAfter(taken) + Time(l.cfg.CreditLatency-1)*tx.period
 	}
 	e.noteProgress(uint64(n))
 	if l.creditsBack && at < e.now+e.window() {
-		e.tooSoon(l.from.cs, at, "credits of link ", l.name)
+		e.tooSoon(l.fromCS, at, "credits of link ", l.name)
 	}
 	if l.returns.n > 0 && l.returns.Back().at == at {
 		l.returns.Back().n += n // another item taken at this edge: told already
@@ -518,7 +519,7 @@ func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
 	}
 	if at != l.creditWake {
 		l.creditWake = at
-		e.wakeFor(l.from.cs, at)
+		e.wakeFor(l.fromCS, at)
 	}
 }
 

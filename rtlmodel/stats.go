@@ -21,8 +21,8 @@ func (m *metricBase) Doc() string  { return m.doc }
 
 // Counter counts events; it only goes up.
 type Counter struct {
+	v uint64 // first: an owner that keeps a Counter inline reads only this
 	metricBase
-	v uint64
 }
 
 // Kind returns "counter".
