@@ -12,17 +12,26 @@ import "math/bits"
 // order; the wakes of one time come in no particular order, since the
 // engine takes all of them at once and orders the components itself.
 type wakeWheel struct {
-	grain    Time // 0: the wheel is off and every wake goes to the heap
-	now      *Time
-	slots    [wheelSlots][]wakeEntry
-	occupied [wheelSlots / 64]uint64
-	count    int // wakes in the slots
+	grain Time // 0: the wheel is off and every wake goes to the heap
+	now   *Time
+	// ring holds the slots, made when the wheel is first turned on: the
+	// partitions of a model of many devices keep their wheels off, and
+	// slots inline would put a hundred kilobytes between each
+	// partition's fields, every partition's on pages of its own
+	ring  *wheelRing
+	count int // wakes in the slots
 
 	head   int  // slot being read, -1 when none
 	headAt Time // its time
 	rd     int  // next entry of the head slot
 
 	far wakeHeap // wakes beyond the wheel's reach
+}
+
+// wheelRing is a wheel's slots and their occupancy bits.
+type wheelRing struct {
+	slots    [wheelSlots][]wakeEntry
+	occupied [wheelSlots / 64]uint64
 }
 
 // wheelSlots is the wheel's size: 4096 grains (819 ns of 200 ps grains).
@@ -37,21 +46,27 @@ func (w *wakeWheel) setGrain(g Time) {
 		w.spill()
 	}
 	w.grain = g
+	if g != 0 && w.ring == nil {
+		w.ring = new(wheelRing)
+	}
 }
 
 // spill moves every wake in the slots to the heap.
 func (w *wakeWheel) spill() {
-	for i := range w.slots {
-		s := w.slots[i]
+	if w.ring == nil {
+		return
+	}
+	for i := range w.ring.slots {
+		s := w.ring.slots[i]
 		if i == w.head {
 			s = s[w.rd:]
 		}
 		for _, e := range s {
 			w.far.push(e)
 		}
-		w.slots[i] = w.slots[i][:0]
+		w.ring.slots[i] = w.ring.slots[i][:0]
 	}
-	w.occupied = [wheelSlots / 64]uint64{}
+	w.ring.occupied = [wheelSlots / 64]uint64{}
 	w.count, w.head = 0, -1
 }
 
@@ -66,13 +81,13 @@ func (w *wakeWheel) push(e wakeEntry) {
 		return
 	}
 	i := w.slot(e.t)
-	if w.slots[i] == nil {
+	if w.ring.slots[i] == nil {
 		// a slot is made on first use with room for the wakes of a busy
 		// edge, so the wheel stops allocating once it has turned once
-		w.slots[i] = make([]wakeEntry, 0, slotCap)
+		w.ring.slots[i] = make([]wakeEntry, 0, slotCap)
 	}
-	w.slots[i] = append(w.slots[i], e)
-	w.occupied[i>>6] |= 1 << uint(i&63)
+	w.ring.slots[i] = append(w.ring.slots[i], e)
+	w.ring.occupied[i>>6] |= 1 << uint(i&63)
 	w.count++
 	if w.head >= 0 && e.t < w.headAt {
 		w.unload()
@@ -82,16 +97,16 @@ func (w *wakeWheel) push(e wakeEntry) {
 // unload gives up the head slot (an earlier wake arrived), keeping its
 // unread entries.
 func (w *wakeWheel) unload() {
-	s := w.slots[w.head]
-	w.slots[w.head] = s[:copy(s, s[w.rd:])]
+	s := w.ring.slots[w.head]
+	w.ring.slots[w.head] = s[:copy(s, s[w.rd:])]
 	w.head, w.rd = -1, 0
 }
 
 // load makes the slot of the earliest wake the head.
 func (w *wakeWheel) load() bool {
-	if w.head >= 0 && w.rd == len(w.slots[w.head]) {
-		w.slots[w.head] = w.slots[w.head][:0]
-		w.occupied[w.head>>6] &^= 1 << uint(w.head&63)
+	if w.head >= 0 && w.rd == len(w.ring.slots[w.head]) {
+		w.ring.slots[w.head] = w.ring.slots[w.head][:0]
+		w.ring.occupied[w.head>>6] &^= 1 << uint(w.head&63)
 		w.head, w.rd = -1, 0
 	}
 	if w.head < 0 {
@@ -99,7 +114,7 @@ func (w *wakeWheel) load() bool {
 			return false
 		}
 		w.head = w.firstOccupied(w.slot(*w.now))
-		w.headAt, w.rd = w.slots[w.head][0].t, 0
+		w.headAt, w.rd = w.ring.slots[w.head][0].t, 0
 	}
 	return true
 }
@@ -107,15 +122,15 @@ func (w *wakeWheel) load() bool {
 // firstOccupied returns the first occupied slot at or after from, going
 // round the wheel.
 func (w *wakeWheel) firstOccupied(from int) int {
-	n := len(w.occupied)
+	n := len(w.ring.occupied)
 	word := from >> 6
-	bitsLeft := w.occupied[word] &^ (1<<uint(from&63) - 1)
+	bitsLeft := w.ring.occupied[word] &^ (1<<uint(from&63) - 1)
 	for k := 0; k <= n; k++ {
 		if bitsLeft != 0 {
 			return word<<6 | bits.TrailingZeros64(bitsLeft)
 		}
 		word = (word + 1) % n
-		bitsLeft = w.occupied[word]
+		bitsLeft = w.ring.occupied[word]
 	}
 	panic("rtlmodel: wake wheel count and occupancy disagree")
 }
@@ -137,7 +152,7 @@ func (w *wakeWheel) top() *wakeEntry {
 		return w.far.top()
 	}
 	if w.fromWheel() {
-		return &w.slots[w.head][w.rd]
+		return &w.ring.slots[w.head][w.rd]
 	}
 	return w.far.top()
 }
@@ -147,7 +162,7 @@ func (w *wakeWheel) pop() wakeEntry {
 		return w.far.pop()
 	}
 	if w.fromWheel() {
-		e := w.slots[w.head][w.rd]
+		e := w.ring.slots[w.head][w.rd]
 		w.rd++
 		w.count--
 		return e
