@@ -117,12 +117,16 @@ func (l *Link[T]) DelayArrivals(cycles uint64) {
 // uses w.
 func (l *Link[T]) WatchArrivals(w *Watch, idx int) {
 	l.arrivals, l.arrIdx, l.arrLast = w, idx, Forever
+	w.bind(l.e, l.toCS)
 }
 
 // WatchCredits reports every credit return on this link to w under index
 // idx, at the sender edge where the credits become usable. Only the sender
 // uses w.
-func (l *Link[T]) WatchCredits(w *Watch, idx int) { l.credits, l.credIdx = w, idx }
+func (l *Link[T]) WatchCredits(w *Watch, idx int) {
+	l.credits, l.credIdx = w, idx
+	w.bind(l.e, l.fromCS)
+}
 
 // NewLink connects from (sender) to to (receiver). It is an error for a
 // credit pool to be smaller than the round trip it must cover,
@@ -408,13 +412,16 @@ func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 		e.tooSoon(l.toCS, at, "link ", l.name)
 	}
 	l.q.Push(flight[T]{at: at, item: v})
-	if at != l.wakeAt {
+	switch {
+	case l.arrivals != nil:
+		// the watch wakes the receiver
+		if at != l.arrLast {
+			l.arrLast = at
+			l.arrivals.add(at, l.arrIdx)
+		}
+	case at != l.wakeAt:
 		l.wakeAt = at
 		e.wakeFor(l.toCS, at)
-	}
-	if l.arrivals != nil && at != l.arrLast {
-		l.arrLast = at
-		l.arrivals.add(at, l.arrIdx)
 	}
 	l.transfers.v++
 	e.noteProgress(1)
@@ -514,10 +521,10 @@ func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
 		return
 	}
 	l.returns.Push(creditReturn{at: at, n: n})
-	if l.credits != nil {
-		l.credits.add(at, l.credIdx)
-	}
-	if at != l.creditWake {
+	switch {
+	case l.credits != nil:
+		l.credits.add(at, l.credIdx) // the watch wakes the sender
+	case at != l.creditWake:
 		l.creditWake = at
 		e.wakeFor(l.fromCS, at)
 	}

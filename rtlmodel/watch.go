@@ -4,16 +4,37 @@ package rtlmodel
 // at its end (Link.WatchArrivals) or credits came back to it
 // (Link.WatchCredits). Each event is reported from the edge at which it
 // becomes visible, so a component with many links can look only at those
-// instead of polling every one at every edge; the engine still wakes the
-// component for each event as it does without a Watch. Events come out in
-// (time, index) order.
+// instead of polling every one at every edge. Events come out in (time,
+// index) order.
 //
 // The events are a ring kept in that order. They mostly come in order
 // already (a link's own events do, and a component's links have similar
 // latencies), so an event is put in place by looking back from the newest,
 // usually at once; the ring holds only the events in flight.
+//
+// The watch also wakes its component for its events, as the links would
+// without it, but with one wake asked at a time: for its earliest event,
+// and when the component has taken every event due (Next reports none), for
+// the next. The component is evaluated at the same edges, while its
+// partition's wake heap holds an entry per watch instead of one per event
+// time (a traffic manager has a frame in flight on most of its ports). A
+// component with a Watch must therefore call Next until it reports false
+// at every evaluation.
 type Watch struct {
 	q Queue[watchEvent]
+	// the component woken for the events (nil: nobody, as in tests of
+	// the ring alone) and the time of the wake asked last
+	e     *Engine
+	cs    *compState
+	armed Time
+}
+
+// bind makes w wake cs for its events; a watch serves one component.
+func (w *Watch) bind(e *Engine, cs *compState) {
+	if w.cs != nil && w.cs != cs {
+		panic("rtlmodel: a Watch shared by " + w.cs.path + " and " + cs.path)
+	}
+	w.e, w.cs = e, cs
 }
 
 type watchEvent struct {
@@ -41,12 +62,26 @@ func (w *Watch) add(at Time, idx int) {
 		i--
 	}
 	q.buf[(q.head+i)&q.mask] = ev
+	if w.e != nil && (q.n == 1 || at < w.armed) {
+		// the earliest event: the wake asked before (if any) is for a
+		// later one, which stays due
+		w.armed = at
+		w.e.wakeFor(w.cs, at)
+	}
 }
 
 // Next returns the index of a link with an event visible by now and drops
 // that event; false when no event is due.
 func (w *Watch) Next(now Time) (int, bool) {
-	if w.q.n == 0 || w.q.Front().at > now {
+	if w.q.n == 0 {
+		return 0, false
+	}
+	if at := w.q.Front().at; at > now {
+		if w.e != nil && w.armed <= now {
+			// the wake asked last has come: ask for the next event's
+			w.armed = at
+			w.e.wakeFor(w.cs, at)
+		}
 		return 0, false
 	}
 	return w.q.Pop().idx, true
