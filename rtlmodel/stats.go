@@ -97,6 +97,14 @@ func (r *Registry) Histogram(name, unit, doc string) *Histogram {
 	return register(r, name, &Histogram{metricBase: metricBase{name, unit, doc}})
 }
 
+// Own registers c, a counter its owner keeps inline next to the state it
+// counts, under name: counting then reads no line of its own. The count c
+// holds so far is kept.
+func (r *Registry) Own(c *Counter, name, unit, doc string) {
+	c.metricBase = metricBase{name, unit, doc}
+	r.add(c)
+}
+
 // add registers a metric that lives inside its owner (for example a
 // link's counters), so the hot path updates it without a pointer chase.
 func (r *Registry) add(m Metric) {

@@ -23,19 +23,18 @@ type RxFrame[T any] struct {
 // frame is decoded (or, for a cut-through receiver, its headers are). Frames an uncorrectable codeword hit arrive with
 // Timing.BadFCS set; the receiving MAC (RxMAC) drops and counts them.
 type PhyLink[T any] struct {
-	h    *rtlmodel.Handle
-	dom  *rtlmodel.Domain // h's, read at every frame without going through h
-	wire Wire             // by value, next to the link state a frame reads
-	out  *rtlmodel.Link[RxFrame[T]]
-	size func(T) int
-
+	// what taking a frame reads first comes first, in one cache line
+	dom       *rtlmodel.Domain // h's, read at every frame without going through h
+	out       *rtlmodel.Link[RxFrame[T]]
+	size      func(T) int
+	tail      func(T) (rtlmodel.Time, bool)
 	lastStart rtlmodel.Time
 	lastTake  rtlmodel.Time // edge the last frame was taken at
 	took      bool
-	tail      func(T) (rtlmodel.Time, bool)
-	frames    *rtlmodel.Counter
-	bytes     *rtlmodel.Counter
-	bad       *rtlmodel.Counter
+	bytes     rtlmodel.Counter // its count first, still in that line
+
+	h    *rtlmodel.Handle
+	wire Wire // by value, next to the link state a frame reads; counts the frames
 }
 
 // NewPhyLink registers a physical link in domain d under path. size gives
@@ -52,9 +51,9 @@ func NewPhyLink[T any](e *rtlmodel.Engine, d *rtlmodel.Domain, path string, cfg 
 	}
 	p.dom = d
 	st := e.Stats()
-	p.frames = st.Counter(path+"/frames", "frames", "frames sent on the wire")
-	p.bytes = st.Counter(path+"/bytes", "bytes", "frame bytes sent on the wire")
-	p.bad = st.Counter(path+"/fec_uncorrectable_frames", "frames", "frames hit by an uncorrectable codeword")
+	st.Own(&p.wire.frames, path+"/frames", "frames", "frames sent on the wire")
+	st.Own(&p.bytes, path+"/bytes", "bytes", "frame bytes sent on the wire")
+	st.Own(&p.wire.bad, path+"/fec_uncorrectable_frames", "frames", "frames hit by an uncorrectable codeword")
 	return p, nil
 }
 
@@ -109,11 +108,7 @@ func (p *PhyLink[T]) take(f T, visible rtlmodel.Time) rtlmodel.Time {
 	}
 	t := p.wire.TransmitAfter(at, n, tail, whole)
 	p.lastStart = t.FirstBitOut
-	p.frames.Inc()
 	p.bytes.Add(uint64(n))
-	if t.BadFCS {
-		p.bad.Inc()
-	}
 	p.out.SendAtFrom(RxFrame[T]{Frame: f, Timing: t}, t.Ready, at)
 	return at
 }

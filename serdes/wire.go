@@ -81,8 +81,10 @@ type Wire struct {
 	decidedCW uint64 // codewords decided so far
 	lastHit   bool   // whether the last decided codeword was lost
 	degrades  []degrade
-	frames    uint64
-	bad       uint64
+	// frames sent and frames an uncorrectable codeword hit; a PhyLink
+	// registers them as its statistics
+	frames rtlmodel.Counter
+	bad    rtlmodel.Counter
 }
 
 type degrade struct {
@@ -140,7 +142,7 @@ func (w *Wire) FECFill() rtlmodel.Time { return w.fill }
 func (w *Wire) Free() rtlmodel.Time { return w.free }
 
 // Frames returns the frames sent and those hit by an uncorrectable codeword.
-func (w *Wire) Frames() (sent, badFCS uint64) { return w.frames, w.bad }
+func (w *Wire) Frames() (sent, badFCS uint64) { return w.frames.Value(), w.bad.Value() }
 
 // Sampler returns the statistical FEC path's sampler.
 func (w *Wire) Sampler() *FailureSampler { return &w.sampler }
@@ -206,9 +208,9 @@ func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel
 		t.Ready = t.FirstBitIn + w.head + w.fill + w.cfg.RxPipeline
 	}
 	t.BadFCS, t.Codewords = w.decide(frameBits + w.ipg*8)
-	w.frames++
+	w.frames.Inc()
 	if t.BadFCS {
-		w.bad++
+		w.bad.Inc()
 	}
 	return t
 }
