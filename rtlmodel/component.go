@@ -70,6 +70,7 @@ type compState struct {
 	timer     int32  // index of its plan in the engine's timer heap, -1 for none
 	wokenAt   Time   // the time of its latest wake entry from a link
 	rng       *RNG
+	watches   []*Watch // that wake it for their events (Watch)
 }
 
 // Finisher is implemented by components whose counters must be brought up

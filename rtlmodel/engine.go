@@ -401,6 +401,9 @@ func (e *Engine) runEdge(c *clock, t Time) {
 			slept = cycle - cs.lastCycle - 1
 		}
 		w := cs.comp.Eval(Edge{Cycle: cycle, Time: t, Slept: slept})
+		for _, wt := range cs.watches {
+			wt.rearm(t)
+		}
 		e.evals++
 		cs.evaluated, cs.lastCycle, cs.lastTime = true, cycle, t
 		switch {

@@ -14,12 +14,11 @@ package rtlmodel
 //
 // The watch also wakes its component for its events, as the links would
 // without it, but with one wake asked at a time: for its earliest event,
-// and when the component has taken every event due (Next reports none), for
-// the next. The component is evaluated at the same edges, while its
+// and after each evaluation of the component, once the wake asked has
+// come, for its first event still ahead. The component is evaluated at the
+// same edges, whether or not it takes every event due, while its
 // partition's wake heap holds an entry per watch instead of one per event
-// time (a traffic manager has a frame in flight on most of its ports). A
-// component with a Watch must therefore call Next until it reports false
-// at every evaluation.
+// time (a traffic manager has a frame in flight on most of its ports).
 type Watch struct {
 	q Queue[watchEvent]
 	// the component woken for the events (nil: nobody, as in tests of
@@ -34,7 +33,28 @@ func (w *Watch) bind(e *Engine, cs *compState) {
 	if w.cs != nil && w.cs != cs {
 		panic("rtlmodel: a Watch shared by " + w.cs.path + " and " + cs.path)
 	}
+	if w.cs == nil {
+		cs.watches = append(cs.watches, w)
+	}
 	w.e, w.cs = e, cs
+}
+
+// rearm runs after each evaluation of the watch's component at now: when
+// the wake asked last has come, it asks for the first event after now
+// (events due and not taken stay for the component's next evaluation, as
+// an item stays on its link).
+func (w *Watch) rearm(now Time) {
+	if w.armed > now {
+		return // asked for an event still ahead, the earliest
+	}
+	q := &w.q
+	for i := 0; i < q.n; i++ {
+		if at := q.buf[(q.head+i)&q.mask].at; at > now {
+			w.armed = at
+			w.e.wakeFor(w.cs, at)
+			return
+		}
+	}
 }
 
 type watchEvent struct {
@@ -62,9 +82,10 @@ func (w *Watch) add(at Time, idx int) {
 		i--
 	}
 	q.buf[(q.head+i)&q.mask] = ev
-	if w.e != nil && (q.n == 1 || at < w.armed) {
-		// the earliest event: the wake asked before (if any) is for a
-		// later one, which stays due
+	if w.e != nil && (q.n == 1 || at < w.armed || w.armed <= w.cs.lastTime) {
+		// the earliest event ahead: a wake asked before is for a later
+		// one, which stays due, or has come already (the events left
+		// are due ones the component did not take)
 		w.armed = at
 		w.e.wakeFor(w.cs, at)
 	}
@@ -76,12 +97,7 @@ func (w *Watch) Next(now Time) (int, bool) {
 	if w.q.n == 0 {
 		return 0, false
 	}
-	if at := w.q.Front().at; at > now {
-		if w.e != nil && w.armed <= now {
-			// the wake asked last has come: ask for the next event's
-			w.armed = at
-			w.e.wakeFor(w.cs, at)
-		}
+	if w.q.Front().at > now {
 		return 0, false
 	}
 	return w.q.Pop().idx, true

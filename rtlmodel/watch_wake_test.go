@@ -14,9 +14,10 @@ import (
 // their own edges, send at random edges with random arrival times over
 // eight credited links, and the receiver and one sender (whose credit
 // returns wake it) record the edges they are evaluated at, with and
-// without the watches.
+// without the watches, and with a receiver that takes one event from its
+// watch per evaluation and leaves the rest.
 func TestWatchWakesAtTheEdgesLinksWould(t *testing.T) {
-	run := func(watched bool) (rxEdges, txEdges []Time, maxWakes int) {
+	run := func(watched, takeAll bool) (rxEdges, txEdges []Time, maxWakes int) {
 		e := NewEngine(Options{})
 		var arrivals, credits Watch
 		var links [8]*Link[int]
@@ -61,7 +62,7 @@ func TestWatchWakesAtTheEdgesLinksWould(t *testing.T) {
 			for _, p := range e.parts {
 				maxWakes = max(maxWakes, p.wakes.len())
 			}
-			if watched {
+			if watched && takeAll {
 				for {
 					i, ok := arrivals.Next(ed.Time)
 					if !ok {
@@ -74,6 +75,10 @@ func TestWatchWakesAtTheEdgesLinksWould(t *testing.T) {
 					}
 				}
 				return Never
+			}
+			if watched {
+				// one event a time, the rest left in the watch
+				arrivals.Next(ed.Time)
 			}
 			for _, l := range links {
 				for {
@@ -101,11 +106,15 @@ func TestWatchWakesAtTheEdgesLinksWould(t *testing.T) {
 		require.NoError(t, e.Run(5_000_000))
 		return rxEdges, txEdges, maxWakes
 	}
-	rxPlain, txPlain, wakesPlain := run(false)
-	rxWatched, txWatched, wakesWatched := run(true)
+	rxPlain, txPlain, wakesPlain := run(false, true)
+	rxWatched, txWatched, wakesWatched := run(true, true)
 	require.Greater(t, len(rxPlain), 1000)
 	require.Equal(t, rxPlain, rxWatched, "receiver edges")
 	require.Equal(t, txPlain, txWatched, "sender edges")
+	// a receiver that leaves due events in its watch is woken all the same
+	rxLeft, txLeft, _ := run(true, false)
+	require.Equal(t, rxPlain, rxLeft, "receiver edges, events left in the watch")
+	require.Equal(t, txPlain, txLeft, "sender edges, events left in the watch")
 	t.Logf("receiver edges %d, sender edges %d, largest wake heap %d with watches, %d without", len(rxWatched), len(txWatched), wakesWatched, wakesPlain)
 	require.Less(t, wakesWatched, wakesPlain/4, "largest wake heap with watches %d, without %d", wakesWatched, wakesPlain)
 }
