@@ -77,7 +77,10 @@ func (b Bits) LoadBools(req []bool) {
 	}
 }
 
-// first returns the lowest marked index in [lo, hi), or -1.
+// First returns the lowest marked index in [lo, hi), or -1.
+func (b Bits) First(lo, hi int) int { return b.first(lo, hi) }
+
+// first is First, small enough to inline into callers of this package.
 func (b Bits) first(lo, hi int) int {
 	if lo >= hi {
 		return -1

@@ -51,27 +51,21 @@ func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	budget := ip.ppc
 	n := len(ip.in)
 	for budget > 0 && ip.out.CanSend() {
+		// A pass counts k over n positions; position k is input rr+k
+		// (mod n) with rr as it stands, moved past each input taken.
+		// Inputs not ready have nothing to take, so the pass jumps from
+		// ready input to ready input.
 		took := false
 		for k := 0; k < n && budget > 0 && ip.out.CanSend(); k++ {
-			i := ip.rr + k
-			if i >= n {
-				i -= n
+			var i int
+			i, k = ip.nextReady(k)
+			if i < 0 {
+				break
 			}
-			if !ip.ready.Has(i) {
-				continue
+			if ip.take(i) {
+				took = true
+				budget--
 			}
-			f, ok := ip.in[i].Recv()
-			if !ok {
-				ip.ready.Clear(i)
-				continue
-			}
-			took = true
-			budget--
-			ip.rr = i + 1
-			if ip.rr == n {
-				ip.rr = 0
-			}
-			ip.accept(ip.ports[i], f)
 		}
 		if !took {
 			// A whole pass found every input empty at this edge; a
@@ -90,6 +84,46 @@ func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		}
 	}
 	return rtlmodel.Never
+}
+
+// nextReady returns the first ready input at a position k' >= k of the
+// pass (input rr+k', mod the inputs) and k', or -1 when no position left
+// holds one.
+func (ip *ingressPipe) nextReady(k int) (input, pos int) {
+	n := len(ip.in)
+	from := ip.rr + k
+	if from >= n {
+		from -= n
+	}
+	end := from + n - k // the positions left run from..end-1, mod n
+	i := ip.ready.First(from, min(end, n))
+	if i < 0 && end > n {
+		if i = ip.ready.First(0, end-n); i >= 0 {
+			return i, k + i + n - from
+		}
+		return -1, n
+	}
+	if i < 0 {
+		return -1, n
+	}
+	return i, k + i - from
+}
+
+// take moves the frame input i holds into the pipeline, and makes the
+// input after it the first of the next pass; it clears i's ready bit and
+// reports false when i holds none.
+func (ip *ingressPipe) take(i int) bool {
+	f, ok := ip.in[i].Recv()
+	if !ok {
+		ip.ready.Clear(i)
+		return false
+	}
+	ip.rr = i + 1
+	if ip.rr == len(ip.in) {
+		ip.rr = 0
+	}
+	ip.accept(ip.ports[i], f)
+	return true
 }
 
 // accept checks, parses and routes one frame.
