@@ -29,6 +29,10 @@ type mmu struct {
 	sched    []pipeline.Scheduler
 	// pause state obeyed on each egress port: paused until (ps), per class
 	pausedUntil [][8]rtlmodel.Time
+	// pauseEnd of a port: the earliest of its non-zero pausedUntil, 0 when
+	// all are 0, so that a port without pauses is not scanned class by
+	// class at every send
+	pauseEnd []rtlmodel.Time
 	// PFC frames waiting to go out on a port (sent before any data)
 	pfcPending []uint8  // bit c: XOFF for class c pending
 	pfcXon     []uint8  // bit c: XON pending
@@ -57,8 +61,9 @@ type mmu struct {
 	sampleTx   []uint64 // txBytes at the last sample
 }
 
-// pktQueue is a FIFO of packets. It keeps its head's size, so the
-// scheduler and the credit check need not read the head's descriptor.
+// pktQueue is a FIFO of packets, a ring of a power-of-two size. It keeps
+// its head's size, so the scheduler and the credit check need not read the
+// head's descriptor.
 type pktQueue struct {
 	buf       []*packet.Desc
 	head, n   int
@@ -74,7 +79,7 @@ func (q *pktQueue) push(p *packet.Desc) {
 		}
 		q.buf, q.head = nb, 0
 	}
-	q.buf[(q.head+q.n)%len(q.buf)] = p
+	q.buf[(q.head+q.n)&(len(q.buf)-1)] = p
 	if q.n == 0 {
 		q.headBytes = p.FrameBytes
 	}
@@ -85,12 +90,14 @@ func (q *pktQueue) push(p *packet.Desc) {
 func (q *pktQueue) pop() *packet.Desc {
 	p := q.buf[q.head]
 	q.buf[q.head] = nil
-	q.head = (q.head + 1) % len(q.buf)
+	q.head = (q.head + 1) & (len(q.buf) - 1)
 	q.n--
 	q.bytes -= uint64(p.FrameBytes)
 	q.headBytes = 0
 	if q.n > 0 {
 		q.headBytes = q.buf[q.head].FrameBytes
+	} else {
+		q.head = 0 // refill from the first slot: its line is the warm one
 	}
 	return p
 }
@@ -296,26 +303,46 @@ func (m *mmu) obeyPFC(port int, p *packet.Desc, now rtlmodel.Time) {
 		m.pausedUntil[port][c] = until
 		m.sched[port].SetPaused(c, p.PFCQuanta[c] != 0)
 	}
+	m.notePauseEnd(port)
 	m.markWork(port)
+}
+
+// notePauseEnd sets the port's pauseEnd from its classes' pauses.
+func (m *mmu) notePauseEnd(port int) {
+	end := rtlmodel.Time(0)
+	for _, until := range m.pausedUntil[port] {
+		if until != 0 && (end == 0 || until < end) {
+			end = until
+		}
+	}
+	m.pauseEnd[port] = end
 }
 
 // resume lifts pauses that have expired.
 func (m *mmu) resume(port int, now rtlmodel.Time) {
+	if end := m.pauseEnd[port]; end == 0 || end > now {
+		return // no pause, or none expired
+	}
 	for c, until := range m.pausedUntil[port] {
 		if until != 0 && until <= now {
 			m.pausedUntil[port][c] = 0
 			m.sched[port].SetPaused(c, false)
 		}
 	}
+	m.notePauseEnd(port)
 }
 
 // pauseExpiry returns the earliest time after now at which a pause or the
 // port's shaper lets it send again.
 func (m *mmu) pauseExpiry(port int, now rtlmodel.Time) rtlmodel.Time {
 	t := rtlmodel.Forever
-	for _, until := range m.pausedUntil[port] {
-		if until > now && until < t {
-			t = until
+	if end := m.pauseEnd[port]; end > now {
+		t = end // every pause ends at or after end
+	} else if end != 0 {
+		for _, until := range m.pausedUntil[port] {
+			if until > now && until < t {
+				t = until
+			}
 		}
 	}
 	if u := m.shapedUntil[port]; u > now && u < t {
