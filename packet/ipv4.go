@@ -136,6 +136,14 @@ func (h *IPv4) decode(b []byte, avail int) error {
 // 16-bit sum (RFC 1071 §4.1). A header whose checksum is right sums to 0xFFFF.
 func rfc1071Sum(b []byte, sum uint32) uint16 {
 	acc := uint64(sum)
+	// Four bytes at a time: a big-endian 32-bit word is its high 16-bit
+	// word times 65536, which is 1 modulo 65535, plus its low one, so the
+	// folded sum is the same (RFC 1071 §2(B)); the 64-bit accumulator
+	// cannot overflow for any slice that fits in memory.
+	for len(b) >= 4 {
+		acc += uint64(be.Uint32(b))
+		b = b[4:]
+	}
 	for len(b) >= 2 {
 		acc += uint64(b[0])<<8 | uint64(b[1])
 		b = b[2:]
