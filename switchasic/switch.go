@@ -84,9 +84,10 @@ func (sw *Switch) buildMMU(n int) error {
 		drops:   st.Counter(p+"/dropped", "packets", "packets dropped by admission"),
 		pfcSent: st.Counter(p+"/pfc_sent", "frames", "PFC frames sent"), pfcRecv: st.Counter(p+"/pfc_received", "frames", "PFC frames obeyed")}
 	m.shapers, m.shapedUntil = make([]*pipeline.Shaper, n), make([]rtlmodel.Time, n)
+	m.sched = make([]pipeline.SPDWRR8, 0, n)
 	m.dlb, m.sampleTx = sw.cfg.LB == DLB, make([]uint64, n)
 	for i := 0; i < n; i++ {
-		s, err := pipeline.NewSPDWRR(sw.cfg.Classes[:])
+		s, err := pipeline.NewSPDWRR8(sw.cfg.Classes[:])
 		if err != nil {
 			return err
 		}

@@ -26,7 +26,7 @@ type mmu struct {
 	// occupied bit c of port p: q[p][c] holds packets, so that settling a
 	// port reads one byte instead of its eight queues' lines
 	occupied []uint8
-	sched    []pipeline.Scheduler
+	sched    []pipeline.SPDWRR8 // per port, by value: three lines each
 	// pause state obeyed on each egress port: paused until (ps), per class
 	pausedUntil [][8]rtlmodel.Time
 	// pauseEnd of a port: the earliest of its non-zero pausedUntil, 0 when
