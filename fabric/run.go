@@ -171,7 +171,7 @@ func (r *Run) wire() error {
 		if err != nil {
 			return err
 		}
-		in.TakeOnSend(s.taken)
+		in.TakeOnSend(rtlmodel.TakerFunc[nic400g.Completion](s.taken))
 		nc.ConnectDoorbells(s.out)
 		nc.ConnectCompletions(in)
 		t.hosts = append(t.hosts, s)

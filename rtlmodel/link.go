@@ -66,16 +66,20 @@ type Link[T any] struct {
 	// (receiver's) in a window: every delivery (credit return) must come
 	// a whole lookahead after the edge that makes it
 	itemsBack, creditsBack bool
-	size                   func(T) int                          // byte credits: an item's cost; nil: one credit per item
-	taker                  func(v T, visible Time) (taken Time) // a receiver that takes on send; nil: none
-	toCS, fromCS           *compState                           // the ends' states, to wake them
+	size                   func(T) int // byte credits: an item's cost; nil: one credit per item
+	taker                  Taker[T]    // a receiver that takes on send; nil: none
+	toCS, fromCS           *compState  // the ends' states, to wake them
 	toDom, fromDom         *Domain
 	arrivals, credits      *Watch // told of deliveries and credit returns; nil: nobody
 	arrIdx, credIdx        int
 	arrLast                Time // the last arrival time reported
 	q                      Queue[flight[T]]
 	returns                Queue[creditReturn]
-	transfers              Counter // its count first, still in the lines above
+	// the returns' first slots, next to the link's lines: a link has a
+	// return or two in flight, and a ring of its own would be one more
+	// line away (the ring moves out when more are)
+	retSlots  [4]creditReturn
+	transfers Counter // its count first, still in the lines above
 
 	name      string
 	id        int
@@ -92,17 +96,33 @@ type Link[T any] struct {
 	readItem func(T) uint64 // reads an item ahead of use (ReadAheadWith); nil: the queue entry only
 }
 
+// Taker is a receiver that takes every item of a link when it is sent
+// (Link.TakeOnSend).
+type Taker[T any] interface {
+	// TakeSent is told the item and the time it becomes visible, and
+	// returns the receiver edge at which the receiver takes it (at or
+	// after visible, and never before the previous item's).
+	TakeSent(v T, visible Time) (taken Time)
+}
+
+// TakerFunc is a function as a Taker.
+type TakerFunc[T any] func(v T, visible Time) (taken Time)
+
+// TakeSent calls f.
+func (f TakerFunc[T]) TakeSent(v T, visible Time) Time { return f(v, visible) }
+
 // TakeOnSend makes the receiver take every item when it is sent instead of
-// at an edge of its own: take is told the item and the time it becomes
-// visible, and returns the receiver edge at which the receiver takes it (at
-// or after visible, and never before the previous item's). The credits
-// come back from that edge as if the receiver had called Recv there, and
-// the receiver is not woken. It is for a receiver whose every decision is
-// a function of the arrival times and its own state, read by nobody else
-// before the taking edge (a PHY that serialises frames in order): it is
-// then exactly the component that waits for each item, without an Eval per
-// item. Call it before the run; Peek and Recv then find nothing.
-func (l *Link[T]) TakeOnSend(take func(v T, visible Time) (taken Time)) { l.taker = take }
+// at an edge of its own (Taker). The credits come back from the taking
+// edge as if the receiver had called Recv there, and the receiver is not
+// woken. It is for a receiver whose every decision is a function of the
+// arrival times and its own state, read by nobody else before the taking
+// edge (a PHY that serialises frames in order): it is then exactly the
+// component that waits for each item, without an Eval per item. A Taker
+// that is a pointer to the receiver is called without reading anything
+// else first (a function value is one more object, out of the caches by
+// the time the link calls it). Call it before the run; Peek and Recv then
+// find nothing.
+func (l *Link[T]) TakeOnSend(t Taker[T]) { l.taker = t }
 
 // DelayArrivals makes every item visible cycles receiver cycles later than
 // the link would deliver it: a fixed receive pipeline the receiver would
@@ -172,7 +192,7 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 		itemCredits = 0 // byte credits say nothing of the item count; the queue grows as needed
 	}
 	l.q = NewQueue[flight[T]](max(inflight, itemCredits))
-	l.returns = NewQueue[creditReturn](int(cfg.Latency + cfg.CreditLatency + 1))
+	l.returns = Queue[creditReturn]{buf: l.retSlots[:], mask: len(l.retSlots) - 1}
 	l.transfers = Counter{metricBase: metricBase{name + "/transfers", "items", "items sent over the link"}}
 	e.stats.add(&l.transfers)
 	if cfg.Credits > 0 {
@@ -400,7 +420,7 @@ func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 			item: v, render: l.renderAny})
 	}
 	if l.taker != nil {
-		taken := l.taker(v, at)
+		taken := l.taker.TakeSent(v, at)
 		l.transfers.v++
 		e.noteProgress(1)
 		if l.creditPool > 0 {

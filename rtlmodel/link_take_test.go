@@ -73,7 +73,7 @@ func TestTakeOnSendIsTheReceiverThatWaits(t *testing.T) {
 		l, err = NewLink[int]("l", sh, rh, LinkConfig{Latency: 2, Width: 1, Credits: 4, CreditLatency: 1})
 		require.NoError(t, err)
 		if onSend {
-			l.TakeOnSend(serve)
+			l.TakeOnSend(TakerFunc[int](serve))
 		}
 		if traced {
 			e.Hooks().OnTransfer(func(*TransferEvent) {})

@@ -27,7 +27,7 @@ type PhyLink[T any] struct {
 	dom       *rtlmodel.Domain // h's, read at every frame without going through h
 	out       *rtlmodel.Link[RxFrame[T]]
 	size      func(T) int
-	tail      func(T) (rtlmodel.Time, bool)
+	tail      func(T) (tail rtlmodel.Time, ingressLanes int) // SetTail; nil: none
 	lastStart rtlmodel.Time
 	lastTake  rtlmodel.Time // edge the last frame was taken at
 	took      bool
@@ -71,9 +71,12 @@ func (p *PhyLink[T]) DegradeAtCycle(cycle uint64, failedLanes int) error {
 }
 
 // SetTail makes the link ask each frame when its tail is decoded at the
-// ingress of a cut-through switch, and whether the egress is faster than
-// that ingress (then it waits for the whole frame): see Wire.TransmitAfter.
-func (p *PhyLink[T]) SetTail(fn func(T) (tail rtlmodel.Time, whole bool)) { p.tail = fn }
+// ingress of a cut-through switch and how many lanes that ingress port
+// has: when the link's own port has more (it is faster), it waits for the
+// whole frame; see Wire.TransmitAfter. fn should be a function, not a
+// closure: the link calls it for every frame, and a closure is one more
+// object to read first.
+func (p *PhyLink[T]) SetTail(fn func(T) (tail rtlmodel.Time, ingressLanes int)) { p.tail = fn }
 
 // Connect sets the link from the transmitting MAC and the one to the
 // receiving MAC. in should carry credits so the MAC waits for the PCS;
@@ -81,8 +84,15 @@ func (p *PhyLink[T]) SetTail(fn func(T) (tail rtlmodel.Time, whole bool)) { p.ta
 // edge.
 func (p *PhyLink[T]) Connect(in *rtlmodel.Link[T], out *rtlmodel.Link[RxFrame[T]]) {
 	p.out = out
-	in.TakeOnSend(p.take) // the link calls take; the PHY keeps no reference to it
+	in.TakeOnSend(phyTaker[T]{p}) // the link calls take; the PHY keeps no reference to it
 }
+
+// phyTaker is the PHY as its input link's Taker: a pointer, so the link
+// holds it in its own fields.
+type phyTaker[T any] struct{ p *PhyLink[T] }
+
+// TakeSent is PhyLink.take.
+func (t phyTaker[T]) TakeSent(f T, visible rtlmodel.Time) rtlmodel.Time { return t.p.take(f, visible) }
 
 // take is the PCS taking a frame, decided when the MAC sends it: at the
 // first edge at which the frame is visible, the previous frame has started
@@ -104,7 +114,9 @@ func (p *PhyLink[T]) take(f T, visible rtlmodel.Time) rtlmodel.Time {
 	var tail rtlmodel.Time
 	whole := false
 	if p.tail != nil {
-		tail, whole = p.tail(f)
+		var inLanes int
+		tail, inLanes = p.tail(f)
+		whole = p.wire.cfg.Lanes.Lanes() > inLanes
 	}
 	t := p.wire.TransmitAfter(at, n, tail, whole)
 	p.lastStart = t.FirstBitOut

@@ -138,6 +138,12 @@ func (sw *Switch) buildPipes() error {
 	return nil
 }
 
+// frameTail is when a frame's tail was decoded at this switch's ingress
+// and that ingress port's lanes, for a cut-through egress PHY.
+func frameTail(p *packet.Desc) (rtlmodel.Time, int) {
+	return rtlmodel.Time(p.TailReady), int(p.InLanes)
+}
+
 func (sw *Switch) buildTx(n int) error {
 	for i := 0; i < n; i++ {
 		p := fmt.Sprintf("%s/port%d/tx", sw.path, i)
@@ -146,10 +152,7 @@ func (sw *Switch) buildTx(n int) error {
 			return err
 		}
 		if sw.cfg.CutThroughBytes > 0 {
-			lanes := sw.ports[i].Lanes.Lanes()
-			phy.SetTail(func(pk *packet.Desc) (rtlmodel.Time, bool) {
-				return rtlmodel.Time(pk.TailReady), lanes > int(pk.InLanes)
-			})
+			phy.SetTail(frameTail)
 		}
 		// The egress pipeline holds bytes, not frames: as many as the port
 		// sends in its latency plus one largest frame, so a paused port
