@@ -178,7 +178,13 @@ func (n *NIC) ConnectWire(tx, rx *rtlmodel.Link[serdes.RxFrame[*packet.Desc]]) {
 	// the receive pipeline (parse, QPC, translate, place) is the link's:
 	// a frame becomes visible when it leaves the pipeline
 	rx.DelayArrivals(n.cfg.RxCycles)
+	rx.ReadAheadWith(readRxAhead)
 }
+
+// readRxAhead reads what the receive path reads of a frame: its
+// descriptor's first line, its headers and its transport fields
+// (rtlmodel.Link.ReadAheadWith).
+func readRxAhead(f serdes.RxFrame[*packet.Desc]) uint64 { return f.Frame.ReadAheadMeta() }
 
 // ConnectCompletions sets the link requester completions (CQEs) go to the
 // driver on; each arrives when its CQE becomes visible.

@@ -90,11 +90,23 @@ type DescMeta struct {
 	ICRC uint32
 }
 
-// ReadAhead reads the descriptor's first line and the first two lines of
-// its header bytes, the parts every hop reads first, and returns a value
-// made of them: it brings them into the caches before they are needed.
+// ReadAhead reads the descriptor's first line and the lines of its header
+// bytes (the second only when the headers reach it: a RoCEv2 packet
+// without RETH fits the first), the parts every hop reads first, and
+// returns a value made of them: it brings them into the caches before they
+// are needed.
 func (d *Desc) ReadAhead() uint64 {
-	return uint64(d.Kind) + uint64(d.Hdr[0]) + uint64(d.Hdr[HeaderCap/2])
+	s := uint64(d.Kind) + uint64(d.Hdr[0])
+	if d.HdrLen > HeaderCap/2 {
+		s += uint64(d.Hdr[HeaderCap/2])
+	}
+	return s
+}
+
+// ReadAheadMeta is ReadAhead and the lines of Meta, which the transport
+// model at the end of the path reads (a NIC's receive path).
+func (d *Desc) ReadAheadMeta() uint64 {
+	return d.ReadAhead() + uint64(d.Meta.QP) + uint64(d.Meta.Flags) + uint64(d.Meta.ICRC)
 }
 
 // Header returns the header bytes.
