@@ -192,6 +192,12 @@ func TestPartitionReadsInboundItemsAhead(t *testing.T) {
 	inner.Send(4)
 	e.parts[1].warm(12 * Nanosecond)
 	require.Equal(t, []int{1, 2}, read)
+	// asked to, a link within the partition is read ahead too, once
+	inner.ReadAheadInWindows()
+	inner.ReadAheadInWindows()
+	read = nil
+	e.parts[1].warm(16 * Nanosecond)
+	require.Equal(t, []int{1, 2, 3, -4}, read)
 }
 
 // An engine is idle once nothing is due in any partition: not before it

@@ -131,6 +131,9 @@ func (sw *Switch) buildPipes() error {
 			return err
 		}
 		ip.out.WatchArrivals(&sw.mmu.arrivals, len(sw.mmu.in))
+		// the pipeline's 64 ns often carry a packet into the next window
+		ip.out.ReadAheadWith(readDescAhead)
+		ip.out.ReadAheadInWindows()
 		sw.mmu.in = append(sw.mmu.in, ip.out)
 		sw.pipes = append(sw.pipes, ip)
 		sw.lbs = append(sw.lbs, ip.lb)
@@ -222,6 +225,10 @@ func (sw *Switch) AttachTx(i int, to *rtlmodel.Handle) (*rtlmodel.Link[serdes.Rx
 	l.ReadAheadWith(readFrameAhead)
 	return l, nil
 }
+
+// readDescAhead reads a descriptor's first line (ReadAheadWith), what the
+// traffic manager reads of a packet.
+func readDescAhead(p *packet.Desc) uint64 { return uint64(p.Kind) }
 
 // readFrameAhead reads what a receiver first reads of a frame: its
 // descriptor's first line and its headers (rtlmodel.Link.ReadAheadWith).
