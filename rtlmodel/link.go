@@ -74,12 +74,8 @@ type Link[T any] struct {
 	arrIdx, credIdx        int
 	arrLast                Time // the last arrival time reported
 	q                      Queue[flight[T]]
-	returns                Queue[creditReturn]
-	// the returns' first slots, next to the link's lines: a link has a
-	// return or two in flight, and a ring of its own would be one more
-	// line away (the ring moves out when more are)
-	retSlots  [4]creditReturn
-	transfers Counter // its count first, still in the lines above
+	returns                Queue[creditReturn] // restarts at its first slot when drained
+	transfers              Counter             // its count first, still in the lines above
 
 	name      string
 	id        int
@@ -192,7 +188,7 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 		itemCredits = 0 // byte credits say nothing of the item count; the queue grows as needed
 	}
 	l.q = NewQueue[flight[T]](max(inflight, itemCredits))
-	l.returns = Queue[creditReturn]{buf: l.retSlots[:], mask: len(l.retSlots) - 1}
+	l.returns = NewQueue[creditReturn](int(cfg.Latency + cfg.CreditLatency + 1))
 	l.transfers = Counter{metricBase: metricBase{name + "/transfers", "items", "items sent over the link"}}
 	e.stats.add(&l.transfers)
 	if cfg.Credits > 0 {
@@ -293,6 +289,12 @@ func (l *Link[T]) drainCredits() {
 			l.starved.v += uint64((r.at-l.zeroSince)/p) - 1
 		}
 		l.avail += r.n
+	}
+	if l.returns.n == 0 {
+		// a link has a return or two in flight at a time: refilled from
+		// its first slot, the ring stays in one line instead of sliding
+		// through all of its lines
+		l.returns.head = 0
 	}
 }
 
