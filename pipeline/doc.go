@@ -10,7 +10,10 @@
 // and return a grant; schedulers keep a mirror of the queue state the
 // caller supplies (the head packet's size, zero for an empty queue) and
 // choose which queue sends next, so the switch and the NIC can drive them
-// from their own queues.
+// from their own queues. SPDWRR8 is SPDWRR for up to eight queues (a
+// switch port's classes) with all its state in three cache lines and no
+// pointer, for a model that keeps one per port by value; it makes
+// SPDWRR's decisions, which a test checks on random operations.
 //
 // Shaper is a token bucket in exact integer arithmetic: the rate is an
 // exact rational number of bits per second, time is rtlmodel.Time
