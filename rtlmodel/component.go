@@ -55,20 +55,26 @@ type Blocker interface {
 
 // compState is the engine's record of a registered component.
 type compState struct {
-	comp   Component
-	path   string
-	dom    *Domain
-	clk    *clock // dom.clk
-	pos    int    // index in clk.comps
-	order  int    // registration order across the engine
-	handle *Handle
+	// What a wake reads comes first, in one cache line: a link or a
+	// watch in another partition wakes the component long after its
+	// partition last ran, and each line (or object, such as its clock)
+	// the wake must read first is one more miss.
+	part     *part  // clk.part
+	clkIndex int32  // clk.index
+	timer    int32  // index of its plan in the engine's timer heap, -1 for none
+	order    int    // registration order across the engine
+	activeAt Time   // the edge for which it is in its domain's active list
+	wokenAt  Time   // the time of its latest wake entry from a link
+	lastTime Time   // time of the last Eval (to drop duplicate wakes)
+	clk      *clock // dom.clk
+	dom      *Domain
 
+	comp      Component
+	path      string
+	pos       int // index in clk.comps
+	handle    *Handle
 	evaluated bool
 	lastCycle uint64 // cycle of the last Eval
-	lastTime  Time   // time of the last Eval (to drop duplicate wakes)
-	activeAt  Time   // the edge for which it is in its domain's active list
-	timer     int32  // index of its plan in the engine's timer heap, -1 for none
-	wokenAt   Time   // the time of its latest wake entry from a link
 	rng       *RNG
 	watches   []*Watch // that wake it for their events (Watch)
 }

@@ -127,7 +127,8 @@ func (e *Engine) Add(d *Domain, path string, c Component) (*Handle, error) {
 	}
 	e.paths[path] = true
 	clk := d.clk
-	cs := &compState{comp: c, path: path, dom: d, clk: clk, pos: len(clk.comps), order: len(e.comps), timer: -1}
+	cs := &compState{comp: c, path: path, dom: d, clk: clk, part: clk.part, clkIndex: int32(clk.index),
+		pos: len(clk.comps), order: len(e.comps), timer: -1}
 	cs.handle = &Handle{e: e, cs: cs}
 	e.comps = append(e.comps, cs)
 	d.comps = append(d.comps, cs)
@@ -150,7 +151,7 @@ func (e *Engine) markDirty(s stateElem) { e.cur.dirty = append(e.cur.dirty, s) }
 // in a list until they end: a receiver evaluated later in the edge may
 // still ask for the next edge itself, and then needs no wake entry.
 func (e *Engine) wakeFor(cs *compState, t Time) {
-	if p := cs.clk.part; p != e.cur {
+	if p := cs.part; p != e.cur {
 		e.wakeOther(p, cs, t)
 		return
 	}
@@ -164,7 +165,7 @@ func (e *Engine) wakeFor(cs *compState, t Time) {
 		e.cur.pending = append(e.cur.pending, pendingWake{cs: cs, t: t})
 		return
 	}
-	e.cur.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
+	e.cur.wakes.push(newWake(t, int(cs.clkIndex), cs.order, cs))
 }
 
 // wakeOther is wakeFor for a component of another partition, which has
@@ -174,7 +175,7 @@ func (e *Engine) wakeOther(p *part, cs *compState, t Time) {
 		return
 	}
 	cs.wokenAt = t
-	p.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
+	p.wakes.push(newWake(t, int(cs.clkIndex), cs.order, cs))
 	if e.next != nil { // else the first window reads it from p.wakes
 		e.next[p.index] = min(e.next[p.index], t)
 	}
@@ -191,7 +192,7 @@ type pendingWake struct {
 func (e *Engine) flushWakes() {
 	for i, p := range e.cur.pending {
 		if p.cs.activeAt != p.t {
-			e.cur.wakes.push(newWake(p.t, p.cs.clk.index, p.cs.order, p.cs))
+			e.cur.wakes.push(newWake(p.t, int(p.cs.clkIndex), p.cs.order, p.cs))
 		}
 		e.cur.pending[i].cs = nil
 	}

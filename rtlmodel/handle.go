@@ -39,10 +39,10 @@ func (h *Handle) WakeAt(t Time) { h.e.wakeAt(h.cs, t) }
 
 func (e *Engine) wakeAt(cs *compState, t Time) {
 	t = cs.dom.FirstEdgeAtOrAfter(t)
-	p := cs.clk.part
+	p := cs.part
 	if p != e.cur {
 		e.crossing(cs, t, "a wake", "")
-		p.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
+		p.wakes.push(newWake(t, int(cs.clkIndex), cs.order, cs))
 		if e.next != nil {
 			e.next[p.index] = min(e.next[p.index], t)
 		}
@@ -51,5 +51,5 @@ func (e *Engine) wakeAt(cs *compState, t Time) {
 	if t <= e.now {
 		t = cs.dom.FirstEdgeAfter(e.now)
 	}
-	p.wakes.push(newWake(t, cs.clk.index, cs.order, cs))
+	p.wakes.push(newWake(t, int(cs.clkIndex), cs.order, cs))
 }

@@ -114,7 +114,7 @@ func (e *Engine) Lookahead() Time { return e.lookahead }
 // running now, comes no earlier than cs's partition has run; what and name
 // (joined) name the channel for the error.
 func (e *Engine) crossing(cs *compState, t Time, what, name string) {
-	if p := cs.clk.part; p != e.cur && t < p.doneUntil {
+	if p := cs.part; p != e.cur && t < p.doneUntil {
 		e.tooSoon(cs, t, what, name)
 	}
 }
@@ -129,7 +129,7 @@ func backward(from, to *part) bool { return from != to && to.index < from.index 
 // tooSoon stops the run: an event reaches cs at t, before the end of a
 // window its partition may have run.
 func (e *Engine) tooSoon(cs *compState, t Time, what, name string) {
-	p := cs.clk.part
+	p := cs.part
 	e.fail(fmt.Errorf("%s%s: reaches %s at %v, %v after the edge at %v, within the lookahead of %v "+
 		"(partition %s runs before %s in a window)",
 		what, name, cs.path, t, t-e.now, e.now, e.lookahead, p.name, e.cur.name))
