@@ -483,7 +483,7 @@ func (l *Link[T]) Recv() (T, bool) {
 // a window left after they are sent, so that they are often out of the
 // caches when they arrive. Call it before the run.
 func (l *Link[T]) ReadAheadInWindows() {
-	p := l.toCS.clk.part
+	p := l.toCS.part
 	for _, r := range p.inbound {
 		if r == readerAhead(l) {
 			return

@@ -31,8 +31,9 @@ type part struct {
 	// doneUntil: every edge of the partition before this time has run, so
 	// a wake, item or credit for it must come at or after it.
 	doneUntil Time
-	// inbound: the links from other partitions into this one, whose
-	// queues are read ahead when a window begins (warm)
+	// inbound: the links from other partitions into this one, and those
+	// within it asked to (Link.ReadAheadInWindows), whose queues are read
+	// ahead when a window begins (warm)
 	inbound []readerAhead
 	// sink keeps the reads ahead from being optimised away; it is the
 	// partition's own, so engines in concurrent goroutines share nothing
