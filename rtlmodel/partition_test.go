@@ -97,7 +97,9 @@ func twoDevices(t *testing.T, opts Options, parts bool, lookahead Time, crossLat
 
 // Devices in partitions of their own, run window by window, see exactly
 // what they see run edge by edge in one partition: with a window of the
-// lookahead or of one edge, idle-skipping, always-ticked or shuffled. The
+// lookahead, of one edge or shorter than a clock period (so that most
+// windows hold no edge of one of the devices), idle-skipping,
+// always-ticked or shuffled. The
 // links between them go both ways, so one of the two always reaches a
 // partition that has already run the window.
 func TestPartitionsRunAsOne(t *testing.T) {
@@ -124,6 +126,7 @@ func TestPartitionsRunAsOne(t *testing.T) {
 	}{
 		{"windows of the lookahead", Options{Seed: 3}, 30 * Nanosecond},
 		{"a window per edge", Options{Seed: 3}, 0},
+		{"windows shorter than a clock period", Options{Seed: 3}, 500},
 		{"always-tick", Options{Seed: 3, AlwaysTick: true}, 30 * Nanosecond},
 		{"shuffled", Options{Seed: 3, ShuffleEval: true, ShuffleSeed: 5}, 30 * Nanosecond},
 	}
