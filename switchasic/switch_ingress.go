@@ -96,17 +96,15 @@ func (ip *ingressPipe) nextReady(k int) (input, pos int) {
 		from -= n
 	}
 	end := from + n - k // the positions left run from..end-1, mod n
-	i := ip.ready.First(from, min(end, n))
-	if i < 0 && end > n {
-		if i = ip.ready.First(0, end-n); i >= 0 {
+	if i := ip.ready.First(from, min(end, n)); i >= 0 {
+		return i, k + i - from
+	}
+	if end > n {
+		if i := ip.ready.First(0, end-n); i >= 0 {
 			return i, k + i + n - from
 		}
-		return -1, n
 	}
-	if i < 0 {
-		return -1, n
-	}
-	return i, k + i - from
+	return -1, n
 }
 
 // take moves the frame input i holds into the pipeline, and makes the

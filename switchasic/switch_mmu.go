@@ -97,7 +97,7 @@ func (q *pktQueue) pop() *packet.Desc {
 	if q.n > 0 {
 		q.headBytes = q.buf[q.head].FrameBytes
 	} else {
-		q.head = 0 // refill from the first slot: its line is the warm one
+		q.head = 0 // an emptied queue refills from its first slot
 	}
 	return p
 }
