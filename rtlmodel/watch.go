@@ -71,17 +71,24 @@ func (w *Watch) add(at Time, idx int) {
 	ev := watchEvent{at: at, idx: idx}
 	q := &w.q
 	q.Push(ev)
-	// move it back past the later events
+	// Find its place by looking back past the later events, then move
+	// those up one slot at once (in two parts when they wrap the ring).
+	buf, head, mask := q.buf, q.head, q.mask
 	i := q.n - 1
-	for i > 0 {
-		prev := &q.buf[(q.head+i-1)&q.mask]
-		if !prev.after(ev) {
-			break
-		}
-		q.buf[(q.head+i)&q.mask] = *prev
+	for i > 0 && buf[(head+i-1)&mask].after(ev) {
 		i--
 	}
-	q.buf[(q.head+i)&q.mask] = ev
+	if i < q.n-1 {
+		from, last := (head+i)&mask, (head+q.n-1)&mask
+		if from < last {
+			copy(buf[from+1:last+1], buf[from:last])
+		} else {
+			copy(buf[1:last+1], buf[:last])
+			buf[0] = buf[mask]
+			copy(buf[from+1:], buf[from:mask])
+		}
+		buf[from] = ev
+	}
 	if w.e != nil && (q.n == 1 || at < w.armed || w.armed <= w.cs.lastTime) {
 		// the earliest event ahead: a wake asked before is for a later
 		// one, which stays due, or has come already (the events left
