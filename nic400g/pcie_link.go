@@ -119,6 +119,15 @@ func (l *PCIeLink) read(start rtlmodel.Time, n uint64) rtlmodel.Time {
 	if n == 0 {
 		return start
 	}
+	if end, ok := l.readBehind(start, n); ok {
+		return end.ps + l.cfg.OneWay
+	}
+	return l.readSearch(start, n).ps + l.cfg.OneWay
+}
+
+// readSearch reserves a read's requests and completions one by one, each
+// searching its direction for the first gap it fits.
+func (l *PCIeLink) readSearch(start rtlmodel.Time, n uint64) pcieTime {
 	c := &l.cfg
 	mrrs := uint64(c.MRRS)
 	reqBytes := uint64(c.MemOverhead())
@@ -134,7 +143,7 @@ func (l *PCIeLink) read(start rtlmodel.Time, n uint64) rtlmodel.Time {
 			end = e
 		}
 	}
-	return end.ps + c.OneWay
+	return end
 }
 
 // ReadAt is Read of a request issued at start, not before now: for a read
