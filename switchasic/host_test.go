@@ -46,6 +46,20 @@ type host struct {
 	lite                             bool // count only (benchmarks)
 	withINT                          bool // send packets that collect HPCC INT
 	intHops                          []packet.INTHop
+	rxTimes                          []rtlmodel.Time // reception time of each data frame, when keepTimes
+	keepTimes                        bool
+
+	// pfcOut, when its classes are non-zero, is a PFC frame the host sends
+	// once, at the first edge at or after cycle pfcAt
+	pfcOut pfcSend
+}
+
+// pfcSend is a PFC frame a test host sends to the switch.
+type pfcSend struct {
+	at      uint64 // cycle of the host's domain
+	classes uint8
+	quanta  [8]uint16
+	sent    bool
 }
 
 // ipOf is the test address plan: endpoint n is 10.n/24 bits.
@@ -85,6 +99,16 @@ func (hs *host) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			break
 		}
 		hs.receive(f, edge.Time)
+	}
+	if po := &hs.pfcOut; po.classes != 0 && !po.sent {
+		if edge.Cycle < po.at || !hs.out.CanSend() {
+			return rtlmodel.Wake(max(po.at, edge.Cycle+1))
+		}
+		p := hs.pool.Get()
+		p.Kind, p.FrameBytes = packet.KindPFC, 64
+		p.PFCClasses, p.PFCQuanta = po.classes, po.quanta
+		hs.out.Send(p)
+		po.sent = true
 	}
 	if edge.Cycle < hs.startCycle {
 		return rtlmodel.Wake(hs.startCycle)
@@ -144,6 +168,9 @@ func (hs *host) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 	hs.received++
 	hs.recvBytes += uint64(p.FrameBytes)
 	hs.lastRx = now
+	if hs.keepTimes {
+		hs.rxTimes = append(hs.rxTimes, now)
+	}
 	if p.Trimmed {
 		hs.trimmed++
 		hs.trimmedClass[p.Class]++

@@ -78,7 +78,7 @@ func (sw *Switch) buildMMU(n int) error {
 	st := sw.e.Stats()
 	p := sw.path + "/mmu"
 	m := &mmu{sw: sw, tm: sw.tm, trim: sw.tm.Config().Trim, q: make([][8]pktQueue, n), pausedUntil: make([][8]rtlmodel.Time, n), pauseEnd: make([]rtlmodel.Time, n),
-		pfcPending: make([]uint8, n), occupied: make([]uint8, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64), parked: make([]uint64, (n+63)/64),
+		pfcPending: make([]uint8, n), occupied: make([]uint8, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64), parked: make([]uint64, (n+63)/64), held: make([]uint64, (n+63)/64),
 		enq: st.Counter(p+"/enqueued", "packets", "packets admitted"), deq: st.Counter(p+"/dequeued", "packets", "packets sent to egress"),
 		trims: st.Counter(p+"/trimmed", "packets", "packets trimmed to their headers"), marks: st.Counter(p+"/ecn_marked", "packets", "packets marked CE"),
 		drops:   st.Counter(p+"/dropped", "packets", "packets dropped by admission"),

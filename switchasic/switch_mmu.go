@@ -39,7 +39,10 @@ type mmu struct {
 	work       []uint64 // bit p: port p has queued packets or PFC frames
 	// parked    bit p: port p waits for credits from its PHY; a credit
 	// return (watch) or new work for the port unparks it
-	parked   []uint64
+	parked []uint64
+	// held bit p: every class port p holds packets of is paused, so that
+	// serving it sends nothing until its pauseEnd or new work (markWork)
+	held     []uint64
 	watch    rtlmodel.Watch // credit returns on out
 	arrivals rtlmodel.Watch // deliveries on in
 	newWork  bool           // markWork ran since the serving scan began
@@ -107,6 +110,7 @@ func (q *pktQueue) pop() *packet.Desc {
 func (m *mmu) markWork(port int) {
 	m.work[port>>6] |= 1 << uint(port&63)
 	m.parked[port>>6] &^= 1 << uint(port&63)
+	m.held[port>>6] &^= 1 << uint(port&63)
 	m.newWork = true
 }
 
@@ -153,6 +157,19 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 				continue
 			}
 			port := w<<6 | b
+			if m.held[w]&(1<<uint(b)) != 0 {
+				if m.pauseEnd[port] > now {
+					// serving it would find every class it holds still
+					// paused
+					if t := m.pauseExpiry(port, now); t < next {
+						next = t
+					}
+					continue
+				}
+				// a pause ended: serve it, and hold it again only if what
+				// it holds is still paused
+				m.held[w] &^= 1 << uint(b)
+			}
 			if m.serve(port, now) {
 				busy = true
 			}
@@ -245,6 +262,9 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 	m.resume(port, now)
 	c := m.sched[port].Pick()
 	if c < 0 {
+		// no class is eligible: what is queued is paused (Pick changes
+		// nothing then), and stays so until a pause ends or markWork
+		m.held[port>>6] |= 1 << uint(port&63)
 		m.settle(port)
 		return false
 	}
