@@ -14,14 +14,18 @@ import (
 // every one of the 524,288 data packets is delivered, the job completion
 // time is the one the README reports, and the process never took 4 GiB
 // from the operating system (runtime.MemStats.Sys only grows, so it bounds
-// the peak). About 10 and 16 s on one core.
+// the peak). Their results are pinned like the experiments'
+// (TestExperimentResultsArePinned): these runs, with thousands of flows,
+// PFC pauses and ECN marks, are where a change to the evaluation order
+// shows first. About 10 and 16 s on one core.
 func TestThousandEndpointFabricsCompleteUnder4GiB(t *testing.T) {
 	cases := []struct {
-		file  string
-		jctNS float64
+		file   string
+		jctNS  float64
+		digest string
 	}{
-		{"../docs/scenarios/speed_1024_leafspine.yaml", 325_080},
-		{"../docs/scenarios/speed_1024_fattree.yaml", 814_380},
+		{"../docs/scenarios/speed_1024_leafspine.yaml", 325_080, "ef3105ebb4492be79a04f2b805ee5dcaa9cc376a13eb16f5f3b61e10c59a6563"},
+		{"../docs/scenarios/speed_1024_fattree.yaml", 814_380, "2b33d9e8b018469f18060f9939ebe96ac16de156d78628892989042e8d9d14b4"},
 	}
 	for _, c := range cases {
 		s, err := LoadScenario(c.file)
@@ -35,6 +39,7 @@ func TestThousandEndpointFabricsCompleteUnder4GiB(t *testing.T) {
 		require.Equal(t, uint64(524_288), res.DataPackets, c.file)
 		require.Len(t, res.JobTimesNS, 1, c.file)
 		require.InDelta(t, c.jctNS, res.JobTimesNS[0], 5, "%s: job completion time (ns) no longer the README's", c.file)
+		require.Equal(t, c.digest, resultsDigest(t, res), "%s: the results changed", c.file)
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		require.Less(t, ms.Sys, uint64(4<<30), "%s: memory taken from the OS", c.file)
