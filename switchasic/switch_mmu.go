@@ -149,13 +149,14 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	busy := false
 	m.newWork = false
 	for w := range m.work {
-		word := m.work[w]
+		// the ports of this word with work when the scan reaches it, less
+		// those parked: a port parked for credits is passed over unless
+		// a port served before it in the scan gives it work (markWork)
+		snap := m.work[w]
+		word := snap &^ m.parked[w]
 		for word != 0 {
 			b := bits.TrailingZeros64(word)
 			word &^= 1 << uint(b)
-			if m.parked[w]&(1<<uint(b)) != 0 {
-				continue
-			}
 			port := w<<6 | b
 			if m.held[w]&(1<<uint(b)) != 0 {
 				if m.pauseEnd[port] > now {
@@ -176,6 +177,7 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			if t := m.pauseExpiry(port, now); t < next {
 				next = t
 			}
+			word = snap &^ m.parked[w] & (^uint64(0) << uint(b) << 1)
 		}
 	}
 	if busy || m.newWork {
