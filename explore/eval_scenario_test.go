@@ -17,8 +17,14 @@ var small = []Assignment{
 
 func TestScenarioEvaluatorChecksKeysStrictly(t *testing.T) {
 	var e scenarioEvaluator
-	require.NoError(t, e.Check(append(small, Assignment{"switch.pfc_classes", "[0, 3]"}, Assignment{"switch.ecn.kmin_bytes", "50000"})))
-	err := e.Check([]Assignment{{"switch.ecn.kmn_bytes", "5"}})
+	require.NoError(t, e.Check(append(small, Assignment{"switch.pfc_classes", "[0, 3]"}, Assignment{"switch.ecn.kmin_bytes", "50000"},
+		Assignment{"switch.ecn.kmax_bytes", "400000"}, Assignment{"switch.ecn.pmax", "0.2"})))
+	// a marking curve whose Kmax is not above its Kmin is found when the
+	// point is checked, not when its fabric is built
+	err := e.Check(append(small, Assignment{"switch.ecn.kmin_bytes", "50000"}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "kmax_bytes 0: it must exceed kmin_bytes (50000)")
+	err = e.Check([]Assignment{{"switch.ecn.kmn_bytes", "5"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "kmn_bytes")
 	err = e.Check([]Assignment{{"workload.bytes.low", "5"}})
@@ -69,6 +75,8 @@ seed: 1
 base:
   topology.leaves: 2
   switch.pfc_classes: "[0]"
+  switch.ecn.kmax_bytes: 1600000
+  switch.ecn.pmax: 0.2
 design: {kind: grid}
 parameters:
   - {name: switch.lb, values: [perflow, spray, dlb]}
@@ -105,4 +113,16 @@ parameters:
 metrics: [jct_us]
 `))
 	require.NoError(t, err)
+}
+
+// The sweep files the documentation runs load, every point checked
+// against its evaluator.
+func TestDocumentedSweepsLoad(t *testing.T) {
+	files, err := filepath.Glob("../docs/*.yaml")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		_, err := LoadSweep(f)
+		require.NoError(t, err, f)
+	}
 }

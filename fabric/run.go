@@ -40,6 +40,11 @@ type EngineMode struct {
 
 // NewRunMode is NewRun with the kernel in the given mode.
 func NewRunMode(s *Scenario, mode EngineMode) (*Run, error) {
+	r, err := newRun(s, mode)
+	return r, s.locate(err)
+}
+
+func newRun(s *Scenario, mode EngineMode) (*Run, error) {
 	swCfg, err := s.switchConfig()
 	if err != nil {
 		return nil, err
@@ -80,13 +85,13 @@ func (s *Scenario) switchConfig() (switchasic.Config, error) {
 			"roundrobin": switchasic.RoundRobin, "random": switchasic.Random, "dlb": switchasic.DLB}
 		lb, ok := m[w.LB]
 		if !ok {
-			return c, fmt.Errorf("switch.lb %q: one of perflow, spray, roundrobin, random, dlb", w.LB)
+			return c, keyed("switch.lb", fmt.Errorf("switch.lb %q: one of perflow, spray, roundrobin, random, dlb", w.LB))
 		}
 		c.LB = lb
 	}
 	for _, cl := range w.PFCClasses {
 		if cl < 0 || cl > 7 {
-			return c, fmt.Errorf("switch.pfc_classes: class %d outside 0..7", cl)
+			return c, keyed("switch.pfc_classes", fmt.Errorf("switch.pfc_classes: class %d outside 0..7", cl))
 		}
 		c.TM.PFC.Enabled[cl] = true
 	}
@@ -205,21 +210,21 @@ func (s *Scenario) degrade(c *Cluster) error {
 	}
 	parts := strings.Split(d, "/")
 	if len(parts) != 3 {
-		return fmt.Errorf("topology.degraded_uplink %q: want switch/port/lanes", d)
+		return keyed("topology.degraded_uplink", fmt.Errorf("topology.degraded_uplink %q: want switch/port/lanes", d))
 	}
 	var v [3]int
 	for i, p := range parts {
 		x, err := strconv.Atoi(p)
 		if err != nil {
-			return fmt.Errorf("topology.degraded_uplink %q: %v", d, err)
+			return keyed("topology.degraded_uplink", fmt.Errorf("topology.degraded_uplink %q: %v", d, err))
 		}
 		v[i] = x
 	}
 	sws := c.Switches()
 	if v[0] < 0 || v[0] >= len(sws) || v[1] < 0 || v[1] >= len(sws[v[0]].Ports()) {
-		return fmt.Errorf("topology.degraded_uplink %q: no such switch port", d)
+		return keyed("topology.degraded_uplink", fmt.Errorf("topology.degraded_uplink %q: no such switch port", d))
 	}
-	return sws[v[0]].TxPhy(v[1]).Wire().DegradeAt(0, v[2])
+	return keyedUnder("topology.degraded_uplink", sws[v[0]].TxPhy(v[1]).Wire().DegradeAt(0, v[2]))
 }
 
 // Step runs to until; it reports whether every flow has completed.

@@ -15,7 +15,7 @@ func (s *Scenario) flows(topo TopologyConfig) ([]Flow, error) {
 	if w.Kind == "csv" {
 		f, err := os.Open(w.File)
 		if err != nil {
-			return nil, fmt.Errorf("workload.file: %w", err)
+			return nil, keyed("workload.file", fmt.Errorf("workload.file: %w", err))
 		}
 		defer f.Close()
 		flows, err := ReadTraceCSV(f)
@@ -28,7 +28,7 @@ func (s *Scenario) flows(topo TopologyConfig) ([]Flow, error) {
 	for plane, hosts := range topo.Planes() {
 		f, err := s.planeFlows(hosts, start, uint64(plane))
 		if err != nil {
-			return nil, fmt.Errorf("workload: %w", err)
+			return nil, keyedUnder("workload", fmt.Errorf("workload: %w", err))
 		}
 		jobs = append(jobs, f)
 	}
@@ -42,14 +42,18 @@ func (s *Scenario) planeFlows(hosts []int, start rtlmodel.Time, plane uint64) ([
 	ranks := hosts
 	if w.Ranks > 0 {
 		if w.Ranks > len(hosts) {
-			return nil, fmt.Errorf("ranks %d: only %d endpoints", w.Ranks, len(hosts))
+			return nil, keyed("ranks", fmt.Errorf("ranks %d: only %d endpoints", w.Ranks, len(hosts)))
 		}
 		ranks = hosts[:w.Ranks]
 	}
 	switch w.Kind {
 	case "incast":
 		if w.Senders < 1 || w.Senders >= len(hosts) || w.Receiver < 0 || w.Receiver >= len(hosts) {
-			return nil, fmt.Errorf("incast of %d senders into endpoint %d on %d endpoints", w.Senders, w.Receiver, len(hosts))
+			key := "senders"
+			if w.Receiver < 0 || w.Receiver >= len(hosts) {
+				key = "receiver"
+			}
+			return nil, keyed(key, fmt.Errorf("incast of %d senders into endpoint %d on %d endpoints", w.Senders, w.Receiver, len(hosts)))
 		}
 		var senders []int
 		for _, h := range hosts {

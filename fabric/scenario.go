@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/fabricmodel/fabricmodel/nic400g"
+	"github.com/fabricmodel/fabricmodel/packet"
 )
 
 // Scenario is one run: a topology, the devices' parameters, a workload and
@@ -26,6 +27,8 @@ type Scenario struct {
 	Switch    ScenarioSwitch   `yaml:"switch"`
 	NIC       ScenarioNIC      `yaml:"nic"`
 	Workload  ScenarioWorkload `yaml:"workload"`
+
+	src *scenarioSource // the file read, for the lines of errors; nil: not read from one
 }
 
 // ScenarioTopology is the fabric: a topology description (leafspine,
@@ -111,7 +114,8 @@ func LoadScenario(path string) (*Scenario, error) {
 }
 
 // ParseScenario decodes a scenario strictly and checks it; errors carry
-// the file name and line.
+// the file name and the line of the key at fault ("s.yaml:12: ..."), and
+// so do the errors NewRun finds in it later.
 func ParseScenario(name string, data []byte) (*Scenario, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -119,52 +123,96 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := s.Validate(); err != nil {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	s.src = &scenarioSource{name: name, root: &root}
+	if err := s.Validate(); err != nil {
+		return nil, s.locate(err)
 	}
 	return &s, nil
 }
 
-// Validate checks what the YAML schema cannot.
+// Validate checks what the YAML schema cannot: names and ranges of values,
+// and the device settings the scenario changes, so that a bad value is
+// reported with its key (and, from a file, its line) before anything is
+// built.
 func (s *Scenario) Validate() error {
 	if err := s.Topology.TopologyConfig.Validate(); err != nil {
-		return fmt.Errorf("topology: %w", err)
+		return keyedUnder("topology", fmt.Errorf("topology: %w", err))
 	}
 	switch s.Workload.Kind {
 	case "incast", "permutation", "alltoall", "ring_allreduce", "hd_allreduce", "background", "csv":
 	default:
-		return fmt.Errorf("workload.kind %q: one of incast, permutation, alltoall, ring_allreduce, hd_allreduce, background, csv", s.Workload.Kind)
+		return keyed("workload.kind", fmt.Errorf("workload.kind %q: one of incast, permutation, alltoall, ring_allreduce, hd_allreduce, background, csv", s.Workload.Kind))
 	}
 	if s.Workload.Kind != "csv" && s.Workload.Kind != "background" && s.Workload.Bytes == 0 {
-		return fmt.Errorf("workload.bytes: a flow needs at least one byte")
+		return keyed("workload.bytes", fmt.Errorf("workload.bytes: a flow needs at least one byte"))
 	}
-	if _, err := s.switchConfig(); err != nil {
+	if s.Workload.Kind == "csv" && s.Workload.File == "" {
+		return keyed("workload.file", fmt.Errorf("workload.file: kind csv needs a trace file (src,dst,bytes,start_ns)"))
+	}
+	if err := s.Switch.validate(); err != nil {
 		return err
+	}
+	c, err := s.switchConfig()
+	if err != nil {
+		return err
+	}
+	if err := c.TM.Validate(); err != nil {
+		return keyed("switch", fmt.Errorf("switch: %w", err))
 	}
 	return s.NIC.validate()
 }
 
-// validate checks the NIC keys by name, so a misspelt value is an error
-// rather than the default.
-func (n ScenarioNIC) validate() error {
-	if n.CC != "" && !slices.Contains(nic400g.CCNames, n.CC) {
-		return fmt.Errorf("nic.cc %q: one of %s", n.CC, strings.Join(nic400g.CCNames, ", "))
-	}
-	oneOf := func(key, v string, allowed ...string) error {
-		if v != "" && !slices.Contains(allowed, v) {
-			return fmt.Errorf("nic.%s %q: one of %s", key, v, strings.Join(allowed, ", "))
+// validate checks the switch values that the switch's own checks would
+// only find when the fabric is built, or not at all.
+func (w ScenarioSwitch) validate() error {
+	if e := w.ECN; e != nil && !e.Off {
+		if e.KmaxBytes <= e.KminBytes {
+			return keyed("switch.ecn.kmax_bytes", fmt.Errorf("switch.ecn.kmax_bytes %d: it must exceed kmin_bytes (%d)", e.KmaxBytes, e.KminBytes))
 		}
-		return nil
+		if !(e.Pmax >= 0 && e.Pmax <= 1) {
+			return keyed("switch.ecn.pmax", fmt.Errorf("switch.ecn.pmax %v: a probability, 0 to 1", e.Pmax))
+		}
 	}
-	stack := oneOf("stack", n.Stack, "roce-ipv4", "roce-ipv6", "ib", "uet")
+	if b := w.CutThroughBytes; b != nil && (*b < 0 || *b > packet.HeaderCap) {
+		return keyed("switch.cut_through_bytes", fmt.Errorf("switch.cut_through_bytes %d: 0 (store and forward) to %d", *b, packet.HeaderCap))
+	}
+	return nil
+}
+
+// validate checks the NIC keys by name, so a misspelt value is an error
+// rather than the default, and their ranges (0 keeps the default).
+func (n ScenarioNIC) validate() error {
+	var errs []error
+	if n.CC != "" && !slices.Contains(nic400g.CCNames, n.CC) {
+		errs = append(errs, keyed("nic.cc", fmt.Errorf("nic.cc %q: one of %s", n.CC, strings.Join(nic400g.CCNames, ", "))))
+	}
+	oneOf := func(key, v string, allowed ...string) {
+		if v != "" && !slices.Contains(allowed, v) {
+			errs = append(errs, keyed("nic."+key, fmt.Errorf("nic.%s %q: one of %s", key, v, strings.Join(allowed, ", "))))
+		}
+	}
+	oneOf("paths", n.Paths, "fixed", "spray", "pathaware")
 	if n.Stack == "ib" {
 		// the NIC frames native IB (back to back, budgets), but the
 		// switch is an Ethernet switch and would drop every frame
-		stack = fmt.Errorf("nic.stack %q: the switch model forwards Ethernet frames (roce-ipv4, roce-ipv6, uet); "+
-			"every native IB frame would be dropped as malformed at the first switch", n.Stack)
+		errs = append(errs, keyed("nic.stack", fmt.Errorf("nic.stack %q: the switch model forwards Ethernet frames (roce-ipv4, roce-ipv6, uet); "+
+			"every native IB frame would be dropped as malformed at the first switch", n.Stack)))
+	} else {
+		oneOf("stack", n.Stack, "roce-ipv4", "roce-ipv6", "ib", "uet")
 	}
-	return errors.Join(
-		oneOf("paths", n.Paths, "fixed", "spray", "pathaware"),
-		stack,
-		oneOf("recovery", n.Recovery, "sr", "gbn"))
+	oneOf("recovery", n.Recovery, "sr", "gbn")
+	if n.MTU != 0 && (n.MTU < 256 || n.MTU > 4096) {
+		errs = append(errs, keyed("nic.mtu", fmt.Errorf("nic.mtu %d: payload bytes per packet, 256 to 4096 (0: the default)", n.MTU)))
+	}
+	if n.ReorderPackets < 0 {
+		errs = append(errs, keyed("nic.reorder_packets", fmt.Errorf("nic.reorder_packets %d: 0 (the default) or more", n.ReorderPackets)))
+	}
+	if n.ReorderTol < 0 {
+		errs = append(errs, keyed("nic.reorder_tolerance", fmt.Errorf("nic.reorder_tolerance %d: 0 (the default) or more", n.ReorderTol)))
+	}
+	return errors.Join(errs...)
 }

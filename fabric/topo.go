@@ -168,19 +168,19 @@ func Endpoints(n int) []int {
 func (c TopologyConfig) Validate() error {
 	m, err := c.portMode()
 	if err != nil {
-		return fmt.Errorf("fabric: topology port_mode: %w", err)
+		return keyed("port_mode", fmt.Errorf("fabric: topology port_mode: %w", err))
 	}
 	if c.Radix < 0 || c.Radix > m.Ports() {
-		return fmt.Errorf("fabric: topology radix %d: the %s mode has 1 to %d ports", c.Radix, m.Name, m.Ports())
+		return keyed("radix", fmt.Errorf("fabric: topology radix %d: the %s mode has 1 to %d ports", c.Radix, m.Name, m.Ports()))
 	}
 	positive := func(name string, v int) error {
 		if v < 1 {
-			return fmt.Errorf("fabric: topology %s %d: it must be at least 1 for kind %q", name, v, c.Kind)
+			return keyed(name, fmt.Errorf("fabric: topology %s %d: it must be at least 1 for kind %q", name, v, c.Kind))
 		}
 		return nil
 	}
 	if c.LinksPerSpine < 0 {
-		return fmt.Errorf("fabric: topology links_per_spine %d: it must be 0 (one link) or more", c.LinksPerSpine)
+		return keyed("links_per_spine", fmt.Errorf("fabric: topology links_per_spine %d: it must be 0 (one link) or more", c.LinksPerSpine))
 	}
 	R, L := c.radix(m), c.linksPerSpine()
 	var leafPorts, spinePorts, corePorts int
@@ -202,17 +202,17 @@ func (c TopologyConfig) Validate() error {
 		leafPorts, spinePorts = c.HostsPerLeaf+c.Spines*L, c.Leaves*L
 	case KindFatTree:
 		if c.K < 2 || c.K%2 != 0 {
-			return fmt.Errorf("fabric: topology k %d: a fat tree needs an even k of at least 2", c.K)
+			return keyed("k", fmt.Errorf("fabric: topology k %d: a fat tree needs an even k of at least 2", c.K))
 		}
 		if c.HostsPerLeaf < 0 {
-			return fmt.Errorf("fabric: topology hosts_per_leaf %d: it must be 0 (k/2) or more", c.HostsPerLeaf)
+			return keyed("hosts_per_leaf", fmt.Errorf("fabric: topology hosts_per_leaf %d: it must be 0 (k/2) or more", c.HostsPerLeaf))
 		}
 		if c.Leaves != 0 || c.Spines != 0 || c.Rails != 0 || c.LinksPerSpine != 0 {
-			return fmt.Errorf("fabric: topology kind fattree is sized by k (and hosts_per_leaf); leaves, spines, links_per_spine and rails must be 0")
+			return keyed("kind", fmt.Errorf("fabric: topology kind fattree is sized by k (and hosts_per_leaf); leaves, spines, links_per_spine and rails must be 0"))
 		}
 		leafPorts, spinePorts, corePorts = c.hostsPerLeaf()+c.K/2, c.K, c.K
 	default:
-		return fmt.Errorf("fabric: topology kind %q: want %q, %q or %q", c.Kind, KindLeafSpine, KindFatTree, KindRails)
+		return keyed("kind", fmt.Errorf("fabric: topology kind %q: want %q, %q or %q", c.Kind, KindLeafSpine, KindFatTree, KindRails))
 	}
 	for _, t := range []struct {
 		name  string

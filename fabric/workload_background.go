@@ -51,20 +51,20 @@ func MeanBytes(cdf []CDFPoint) float64 {
 // checkCDF validates a size distribution; the error names the point.
 func checkCDF(cdf []CDFPoint) error {
 	if len(cdf) == 0 {
-		return fmt.Errorf("fabric: background size_cdf is empty")
+		return keyed("size_cdf", fmt.Errorf("fabric: background size_cdf is empty"))
 	}
 	for i, p := range cdf {
 		switch {
 		case p.Bytes < 1:
-			return fmt.Errorf("fabric: background size_cdf[%d]: bytes must be at least 1", i)
+			return keyed(fmt.Sprintf("size_cdf.%d", i), fmt.Errorf("fabric: background size_cdf[%d]: bytes must be at least 1", i))
 		case !(p.P >= 0 && p.P <= 1):
-			return fmt.Errorf("fabric: background size_cdf[%d]: p %v is not in [0, 1]", i, p.P)
+			return keyed(fmt.Sprintf("size_cdf.%d", i), fmt.Errorf("fabric: background size_cdf[%d]: p %v is not in [0, 1]", i, p.P))
 		case i > 0 && (p.Bytes < cdf[i-1].Bytes || p.P < cdf[i-1].P):
-			return fmt.Errorf("fabric: background size_cdf[%d]: bytes and p must not decrease", i)
+			return keyed(fmt.Sprintf("size_cdf.%d", i), fmt.Errorf("fabric: background size_cdf[%d]: bytes and p must not decrease", i))
 		}
 	}
 	if last := cdf[len(cdf)-1].P; last != 1 {
-		return fmt.Errorf("fabric: background size_cdf ends at p %v; it must end at 1", last)
+		return keyed(fmt.Sprintf("size_cdf.%d", len(cdf)-1), fmt.Errorf("fabric: background size_cdf ends at p %v; it must end at 1", last))
 	}
 	return nil
 }
@@ -101,11 +101,11 @@ func Background(cfg BackgroundConfig) ([]Flow, error) {
 	}
 	switch {
 	case !(cfg.Load > 0 && cfg.Load <= 1):
-		return nil, fmt.Errorf("fabric: background load %v is not in (0, 1]", cfg.Load)
+		return nil, keyed("load", fmt.Errorf("fabric: background load %v is not in (0, 1]", cfg.Load))
 	case !(cfg.LinkBitsPerSecond > 0):
 		return nil, fmt.Errorf("fabric: background link_bps %v must be positive", cfg.LinkBitsPerSecond)
 	case cfg.Duration == 0:
-		return nil, fmt.Errorf("fabric: background duration must be positive")
+		return nil, keyed("duration_us", fmt.Errorf("fabric: background duration must be positive"))
 	}
 	n := len(cfg.Hosts)
 	perSecond := cfg.Load * float64(n) * cfg.LinkBitsPerSecond / (8 * MeanBytes(cfg.SizeCDF))

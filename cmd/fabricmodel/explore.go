@@ -21,7 +21,7 @@ func exploreCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "explore",
 		Usage: "parameter sweeps: run locally or as a SLURM array job, merge, report",
-		Description: "A sweep file names an evaluator (budget, incast), the parameters to vary (grid, random or\n" +
+		Description: "A sweep file names an evaluator (budget, incast, scenario), the parameters to vary (grid, random or\n" +
 			"Latin-hypercube design), a seed and the metrics to collect; see docs/explore.md. Each point\n" +
 			"writes DIR/points/ID.json; a rerun skips points already done.",
 		Subcommands: []*cli.Command{

@@ -1,0 +1,110 @@
+package fabric
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// keyError is an error about one key of a scenario file, named by its
+// dotted path ("switch.ecn.pmax"), so that the loader can put the key's
+// line in front of it. Its text is the wrapped error's.
+type keyError struct {
+	key string
+	err error
+}
+
+func (e *keyError) Error() string { return e.err.Error() }
+func (e *keyError) Unwrap() error { return e.err }
+
+// keyed marks err (nil stays nil) as about the scenario key at path.
+func keyed(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &keyError{key: path, err: err}
+}
+
+// keyedUnder marks err as about the key at path, or, when it names a key
+// of its own already (relative to path, found deeper), about that key
+// below path.
+func keyedUnder(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ke *keyError
+	if errors.As(err, &ke) {
+		path += "." + ke.key
+	}
+	return keyed(path, err)
+}
+
+// scenarioSource is where a scenario was read from: the file's name and
+// its YAML tree, for the lines of its keys.
+type scenarioSource struct {
+	name string
+	root *yaml.Node
+}
+
+// locate prefixes err with the scenario's file name and, for an error
+// about a key (keyed), the line of that key: "file.yaml:12: ...". A key
+// the file does not set gets the line of its nearest enclosing key that
+// it does. Joined errors are located one by one, a line each.
+func (s *Scenario) locate(err error) error {
+	if err == nil || s.src == nil {
+		return err
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var lines []string
+		for _, e := range j.Unwrap() {
+			lines = append(lines, s.locate(e).Error())
+		}
+		return errors.New(strings.Join(lines, "\n"))
+	}
+	var ke *keyError
+	if errors.As(err, &ke) {
+		if line := keyLine(s.src.root, ke.key); line > 0 {
+			return fmt.Errorf("%s:%d: %w", s.src.name, line, err)
+		}
+	}
+	return fmt.Errorf("%s: %w", s.src.name, err)
+}
+
+// keyLine returns the line of the key at the dotted path in a YAML
+// document (a number indexes a list: "workload.size_cdf.2"), or of the
+// deepest key on that path the document has; 0 when it has none of them.
+func keyLine(root *yaml.Node, path string) int {
+	n := root
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	line := 0
+	for _, k := range strings.Split(path, ".") {
+		if i, err := strconv.Atoi(k); err == nil && n != nil && n.Kind == yaml.SequenceNode {
+			if i < 0 || i >= len(n.Content) {
+				break
+			}
+			n = n.Content[i]
+			line = n.Line
+			continue
+		}
+		if n == nil || n.Kind != yaml.MappingNode {
+			break
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				line, next = n.Content[i].Line, n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+	}
+	return line
+}

@@ -1,0 +1,99 @@
+package fabric
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+)
+
+// scenarioBase is a valid scenario of 4 endpoints; its lines 1 to 6 are
+// name and topology, so what a case appends starts at line 7.
+const scenarioBase = "name: x\ntopology:\n  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n"
+
+const scenarioWorkload = "workload:\n  kind: permutation\n  bytes: 1000\n"
+
+// A bad value is reported with the file, the line of its key and the key,
+// whether the file's checks find it or the build of the run does; a value
+// the run would have taken silently (a negative MTU, an ECN probability
+// outside [0, 1]) is an error too.
+func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml, want string
+		line             int
+		atBuild          bool
+	}{
+		{"leaves", "name: x\ntopology:\n  kind: leafspine\n  leaves: 0\n  spines: 2\n  hosts_per_leaf: 2\n" + scenarioWorkload, "leaves 0", 4, false},
+		{"kind", "name: x\ntopology:\n  kind: ring\n" + scenarioWorkload, `kind "ring"`, 3, false},
+		{"workload kind", scenarioBase + "workload:\n  kind: gossip\n  bytes: 1\n", `workload.kind "gossip"`, 8, false},
+		// a key the file lacks: the line of the key that should hold it
+		{"no bytes", scenarioBase + "workload:\n  kind: permutation\n", "workload.bytes", 7, false},
+		{"mtu", scenarioBase + scenarioWorkload + "nic:\n  mtu: 5000\n", "nic.mtu 5000", 11, false},
+		{"negative mtu", scenarioBase + scenarioWorkload + "nic:\n  cc: dcqcn\n  mtu: -1\n", "nic.mtu -1", 12, false},
+		{"reorder", scenarioBase + scenarioWorkload + "nic:\n  reorder_tolerance: -2\n", "nic.reorder_tolerance -2", 11, false},
+		{"cc", scenarioBase + scenarioWorkload + "nic:\n  cc: reno\n", `nic.cc "reno"`, 11, false},
+		{"lb", scenarioBase + scenarioWorkload + "switch:\n  lb: hashing\n", `switch.lb "hashing"`, 11, false},
+		{"kmax", scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin_bytes: 500\n    kmax_bytes: 100\n", "kmax_bytes 100", 13, false},
+		{"pmax", scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin_bytes: 1\n    kmax_bytes: 2\n    pmax: -1\n", "pmax -1", 14, false},
+		{"cut-through", scenarioBase + scenarioWorkload + "switch:\n  cut_through_bytes: 500\n", "cut_through_bytes 500", 11, false},
+		{"buffer", scenarioBase + scenarioWorkload + "switch:\n  buffer_bytes: 10\n", "BufferBytes 10", 10, false},
+		{"csv without file", scenarioBase + "workload:\n  kind: csv\n", "workload.file", 7, false},
+		// found when the run is built
+		{"incast senders", scenarioBase + "workload:\n  kind: incast\n  senders: 100\n  bytes: 10\n", "incast of 100 senders", 9, true},
+		{"incast receiver", scenarioBase + "workload:\n  kind: incast\n  senders: 2\n  receiver: 50\n  bytes: 10\n", "into endpoint 50", 10, true},
+		{"ranks", scenarioBase + "workload:\n  kind: ring_allreduce\n  ranks: 99\n  bytes: 1000\n", "ranks 99", 9, true},
+		{"size cdf point", scenarioBase + "workload:\n  kind: background\n  load: 0.5\n  duration_us: 10\n  size_cdf:\n" +
+			"    - {bytes: 100, p: 0.5}\n    - {bytes: 10, p: 1}\n", "size_cdf[1]", 13, true},
+		{"load", scenarioBase + "workload:\n  kind: background\n  load: 2\n  duration_us: 10\n  size_cdf:\n    - {bytes: 100, p: 1}\n", "load 2", 9, true},
+		{"degraded uplink", "name: x\ntopology:\n  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  degraded_uplink: 9/9/9\n" + scenarioWorkload,
+			"no such switch port", 7, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := ParseScenario("s.yaml", []byte(c.yaml))
+			if c.atBuild {
+				require.NoError(t, err)
+				_, err = NewRun(s)
+			}
+			require.Error(t, err)
+			prefix := fmt.Sprintf("s.yaml:%d: ", c.line)
+			require.True(t, strings.HasPrefix(err.Error(), prefix), "%q does not start with %q", err, prefix)
+			require.ErrorContains(t, err, c.want)
+		})
+	}
+}
+
+// Several bad NIC values are reported together, each on its own line with
+// its own line number.
+func TestScenarioJoinedErrorsLineEach(t *testing.T) {
+	_, err := ParseScenario("s.yaml", []byte(scenarioBase+scenarioWorkload+"nic:\n  cc: reno\n  paths: ecmp\n  mtu: 9\n"))
+	require.Error(t, err)
+	require.Equal(t, []string{
+		`s.yaml:11: nic.cc "reno": one of none, dcqcn, dcqcn-fw, hpcc, timely, swift, nscc, eqds`,
+		`s.yaml:12: nic.paths "ecmp": one of fixed, spray, pathaware`,
+		`s.yaml:13: nic.mtu 9: payload bytes per packet, 256 to 4096 (0: the default)`,
+	}, strings.Split(err.Error(), "\n"))
+}
+
+func TestKeyLine(t *testing.T) {
+	var root yaml.Node
+	require.NoError(t, yaml.Unmarshal([]byte("a:\n  b: 1\n  c:\n    - x\n    - {d: 2}\ne: 3\n"), &root))
+	for path, want := range map[string]int{
+		"a": 1, "a.b": 2, "a.c": 3, "a.c.0": 4, "a.c.1": 5, "a.c.1.d": 5, "e": 6,
+		"a.zz": 1, "a.c.7": 3, "zz": 0, "e.f": 6,
+	} {
+		require.Equal(t, want, keyLine(&root, path), path)
+	}
+}
+
+// A scenario built in code (no file) keeps its errors as they are.
+func TestScenarioWithoutFileKeepsErrors(t *testing.T) {
+	s, err := DefaultScenario()
+	require.NoError(t, err)
+	c := *s
+	c.src = nil
+	c.Workload.Kind, c.Workload.Senders = "incast", 1000
+	_, err = NewRun(&c)
+	require.EqualError(t, err, "workload: incast of 1000 senders into endpoint 0 on 32 endpoints")
+}
