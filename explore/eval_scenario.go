@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -105,7 +106,14 @@ func (scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, error)
 	if len(set) > 0 {
 		label += " with " + strings.Join(set, ", ")
 	}
-	return fabric.ParseScenario(label, out)
+	s, err := fabric.ParseScenario(label, out)
+	if err != nil {
+		return nil, err
+	}
+	if file, ok := lookup(params, scenarioFileParam); ok {
+		s.Dir = filepath.Dir(file) // its trace file is beside it
+	}
+	return s, nil
 }
 
 // setPath replaces (or adds) the value at a dotted key path in a mapping

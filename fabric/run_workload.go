@@ -1,8 +1,11 @@
 package fabric
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
@@ -13,16 +16,27 @@ func (s *Scenario) flows(topo TopologyConfig) ([]Flow, error) {
 	w := s.Workload
 	start := rtlmodel.Time(w.StartUS) * rtlmodel.Microsecond
 	if w.Kind == "csv" {
-		f, err := os.Open(w.File)
+		path := w.File
+		if s.Dir != "" && !filepath.IsAbs(path) {
+			path = filepath.Join(s.Dir, path)
+		}
+		f, err := os.Open(path)
 		if err != nil {
 			return nil, keyed("workload.file", fmt.Errorf("workload.file: %w", err))
 		}
 		defer f.Close()
-		flows, err := ReadTraceCSV(f)
+		flows, lines, err := readTraceCSV(f)
+		if err == nil {
+			err = topo.CheckFlows(flows)
+			var fe *FlowError
+			if errors.As(err, &fe) {
+				err = fmt.Errorf("fabric: trace line %d: %s", lines[fe.Flow], strings.TrimPrefix(err.Error(), "fabric: "))
+			}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", w.File, err)
 		}
-		return flows, ValidateFlows(flows, topo.Endpoints())
+		return flows, nil
 	}
 	var jobs [][]Flow
 	for plane, hosts := range topo.Planes() {
@@ -33,7 +47,7 @@ func (s *Scenario) flows(topo TopologyConfig) ([]Flow, error) {
 		jobs = append(jobs, f)
 	}
 	flows := Combine(jobs...)
-	return flows, ValidateFlows(flows, topo.Endpoints())
+	return flows, topo.CheckFlows(flows)
 }
 
 // planeFlows is the workload over one set of mutually reachable hosts.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -27,6 +28,11 @@ type Scenario struct {
 	Switch    ScenarioSwitch   `yaml:"switch"`
 	NIC       ScenarioNIC      `yaml:"nic"`
 	Workload  ScenarioWorkload `yaml:"workload"`
+
+	// Dir is the directory a relative workload.file is read from:
+	// LoadScenario sets it to the scenario file's; empty is the working
+	// directory.
+	Dir string `yaml:"-" json:"-"`
 
 	src *scenarioSource // the file read, for the lines of errors; nil: not read from one
 }
@@ -86,7 +92,8 @@ type ScenarioWorkload struct {
 	Load       float64    `yaml:"load"`
 	SizeCDF    []CDFPoint `yaml:"size_cdf"`
 	DurationUS uint64     `yaml:"duration_us"`
-	// File is a CSV trace (src,dst,bytes,start_ns) for kind csv.
+	// File is a CSV trace (src,dst,bytes,start_ns) for kind csv; a
+	// relative path is read from the scenario file's directory.
 	File    string `yaml:"file"`
 	StartUS uint64 `yaml:"start_us"`
 }
@@ -104,13 +111,19 @@ func DefaultScenario() (*Scenario, error) {
 // tools that edit it before parsing.
 func DefaultScenarioYAML() []byte { return bytes.Clone(defaultScenario) }
 
-// LoadScenario reads a scenario file.
+// LoadScenario reads a scenario file; a relative workload.file in it is
+// read from the file's directory.
 func LoadScenario(path string) (*Scenario, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseScenario(path, data)
+	s, err := ParseScenario(path, data)
+	if err != nil {
+		return nil, err
+	}
+	s.Dir = filepath.Dir(path)
+	return s, nil
 }
 
 // ParseScenario decodes a scenario strictly and checks it; errors carry

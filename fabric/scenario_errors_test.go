@@ -2,6 +2,8 @@ package fabric
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -96,4 +98,36 @@ func TestScenarioWithoutFileKeepsErrors(t *testing.T) {
 	c.Workload.Kind, c.Workload.Senders = "incast", 1000
 	_, err = NewRun(&c)
 	require.EqualError(t, err, "workload: incast of 1000 senders into endpoint 0 on 32 endpoints")
+}
+
+// A trace file is read from beside its scenario, and a flow the fabric
+// cannot carry is reported at its line of the trace (comments counted):
+// an endpoint it does not have, or a flow between rails of a rails
+// fabric, which would otherwise retransmit into a plane that has no path.
+func TestScenarioTraceFlowsCheckedAtTheirLine(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return p
+	}
+	write("ok.csv", "src,dst,bytes,start_ns\n0,1,4096,0\n")
+	write("far.csv", "src,dst,bytes,start_ns\n# a comment\n0,1,4096,0\n1,9,4096,0\n")
+	write("cross.csv", "src,dst,bytes,start_ns\n0,2,4096,0\n0,1,4096,0\n")
+	leafspine := "name: x\ntopology:\n  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n"
+	rails := "name: x\ntopology:\n  kind: rails\n  rails: 2\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n"
+	for _, c := range []struct{ scenario, want string }{
+		{leafspine + "workload:\n  kind: csv\n  file: ok.csv\n", ""},
+		{leafspine + "workload:\n  kind: csv\n  file: far.csv\n", "far.csv: fabric: trace line 4: flow 1 from 1 to 9: endpoints are 0..3"},
+		{rails + "workload:\n  kind: csv\n  file: cross.csv\n", "cross.csv: fabric: trace line 3: flow 1 goes from rail 0 (endpoint 0) to rail 1 (endpoint 1)"},
+	} {
+		s, err := LoadScenario(write("s.yaml", c.scenario))
+		require.NoError(t, err)
+		_, err = NewRun(s)
+		if c.want == "" {
+			require.NoError(t, err)
+			continue
+		}
+		require.ErrorContains(t, err, c.want)
+	}
 }

@@ -240,9 +240,9 @@ func (c TopologyConfig) CheckFlows(flows []Flow) error {
 	if c.Kind != KindRails {
 		return nil
 	}
-	for _, f := range flows {
+	for i, f := range flows {
 		if f.Src%c.Rails != f.Dst%c.Rails {
-			return fmt.Errorf("fabric: flow %d goes from rail %d (endpoint %d) to rail %d (endpoint %d); a rails fabric carries traffic within a rail only",
+			return flowErr(i, "fabric: flow %d goes from rail %d (endpoint %d) to rail %d (endpoint %d); a rails fabric carries traffic within a rail only",
 				f.ID, f.Src%c.Rails, f.Src, f.Dst%c.Rails, f.Dst)
 		}
 	}

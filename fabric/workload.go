@@ -128,21 +128,34 @@ func ValidateFlows(flows []Flow, endpoints int) error {
 	for i, f := range flows {
 		switch {
 		case f.ID != i:
-			return fmt.Errorf("fabric: flow %d has ID %d; IDs must be 0, 1, 2, ... in order", i, f.ID)
+			return flowErr(i, "fabric: flow %d has ID %d; IDs must be 0, 1, 2, ... in order", i, f.ID)
 		case f.Src < 0 || f.Src >= endpoints || f.Dst < 0 || f.Dst >= endpoints:
-			return fmt.Errorf("fabric: flow %d from %d to %d: endpoints are 0..%d", i, f.Src, f.Dst, endpoints-1)
+			return flowErr(i, "fabric: flow %d from %d to %d: endpoints are 0..%d", i, f.Src, f.Dst, endpoints-1)
 		case f.Src == f.Dst:
-			return fmt.Errorf("fabric: flow %d sends from endpoint %d to itself", i, f.Src)
+			return flowErr(i, "fabric: flow %d sends from endpoint %d to itself", i, f.Src)
 		case f.Bytes == 0:
-			return fmt.Errorf("fabric: flow %d has no bytes", i)
+			return flowErr(i, "fabric: flow %d has no bytes", i)
 		}
 		for _, a := range f.After {
 			if a < 0 || a >= i {
-				return fmt.Errorf("fabric: flow %d waits for flow %d, which is not an earlier flow", i, a)
+				return flowErr(i, "fabric: flow %d waits for flow %d, which is not an earlier flow", i, a)
 			}
 		}
 	}
 	return nil
+}
+
+// FlowError is a flow that a check of a flow list rejects; Flow is its
+// index in the list, so that a reader of a trace can name the flow's line.
+type FlowError struct {
+	Flow int
+	err  error
+}
+
+func (e *FlowError) Error() string { return e.err.Error() }
+
+func flowErr(i int, format string, args ...any) error {
+	return &FlowError{Flow: i, err: fmt.Errorf(format, args...)}
 }
 
 // TotalBytes sums the bytes of the flows.

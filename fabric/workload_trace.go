@@ -25,63 +25,69 @@ var traceColumns = []string{"src", "dst", "bytes", "start_ns"}
 // Errors name the line (1 is the header). Endpoints are TopologyConfig
 // ids (FACTS 5.3); times become picoseconds.
 func ReadTraceCSV(r io.Reader) ([]Flow, error) {
+	flows, _, err := readTraceCSV(r)
+	return flows, err
+}
+
+// readTraceCSV is ReadTraceCSV that also returns each flow's line.
+func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 	cr := csv.NewReader(r)
 	cr.Comment = '#'
 	cr.ReuseRecord = true
 	head, err := cr.Read()
 	if err == io.EOF {
-		return nil, fmt.Errorf("fabric: trace is empty; it needs the header %s", strings.Join(traceColumns, ","))
+		return nil, nil, fmt.Errorf("fabric: trace is empty; it needs the header %s", strings.Join(traceColumns, ","))
 	}
 	if err != nil {
-		return nil, traceErr(err)
+		return nil, nil, traceErr(err)
 	}
 	line, _ := cr.FieldPos(0)
 	col := map[string]int{}
 	for i, h := range head {
 		name := strings.ToLower(strings.TrimSpace(h))
 		if !slices.Contains(traceColumns, name) {
-			return nil, fmt.Errorf("fabric: trace line %d: unknown column %q (want %s)", line, h, strings.Join(traceColumns, ","))
+			return nil, nil, fmt.Errorf("fabric: trace line %d: unknown column %q (want %s)", line, h, strings.Join(traceColumns, ","))
 		}
 		if _, dup := col[name]; dup {
-			return nil, fmt.Errorf("fabric: trace line %d: column %q appears twice", line, name)
+			return nil, nil, fmt.Errorf("fabric: trace line %d: column %q appears twice", line, name)
 		}
 		col[name] = i
 	}
 	for _, c := range traceColumns {
 		if _, ok := col[c]; !ok {
-			return nil, fmt.Errorf("fabric: trace line %d: the header has no %q column", line, c)
+			return nil, nil, fmt.Errorf("fabric: trace line %d: the header has no %q column", line, c)
 		}
 	}
-	var flows []Flow
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
-			return flows, nil
+			return flows, lines, nil
 		}
 		if err != nil {
-			return nil, traceErr(err)
+			return nil, nil, traceErr(err)
 		}
 		line, _ = cr.FieldPos(0)
 		var v [4]uint64
 		for k, c := range traceColumns {
 			s := strings.TrimSpace(rec[col[c]])
 			if v[k], err = strconv.ParseUint(s, 10, 64); err != nil {
-				return nil, fmt.Errorf("fabric: trace line %d: %s %q is not a whole number", line, c, s)
+				return nil, nil, fmt.Errorf("fabric: trace line %d: %s %q is not a whole number", line, c, s)
 			}
 		}
 		src, dst, bytes, ns := v[0], v[1], v[2], v[3]
 		switch {
 		case src > math.MaxInt32 || dst > math.MaxInt32:
-			return nil, fmt.Errorf("fabric: trace line %d: endpoint beyond %d", line, math.MaxInt32)
+			return nil, nil, fmt.Errorf("fabric: trace line %d: endpoint beyond %d", line, math.MaxInt32)
 		case src == dst:
-			return nil, fmt.Errorf("fabric: trace line %d: src and dst are both %d", line, src)
+			return nil, nil, fmt.Errorf("fabric: trace line %d: src and dst are both %d", line, src)
 		case bytes == 0:
-			return nil, fmt.Errorf("fabric: trace line %d: bytes must be at least 1", line)
+			return nil, nil, fmt.Errorf("fabric: trace line %d: bytes must be at least 1", line)
 		case ns > uint64(rtlmodel.Forever)/uint64(rtlmodel.Nanosecond):
-			return nil, fmt.Errorf("fabric: trace line %d: start_ns %d overflows the picosecond clock", line, ns)
+			return nil, nil, fmt.Errorf("fabric: trace line %d: start_ns %d overflows the picosecond clock", line, ns)
 		}
 		flows = append(flows, Flow{ID: len(flows), Src: int(src), Dst: int(dst), Bytes: bytes,
 			Start: rtlmodel.Time(ns) * rtlmodel.Nanosecond})
+		lines = append(lines, line)
 	}
 }
 
