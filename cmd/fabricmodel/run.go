@@ -46,8 +46,17 @@ func runCommand() *cli.Command {
 }
 
 func runScenario(c *cli.Context) error {
+	if c.NArg() > 1 {
+		return fmt.Errorf("one scenario file at a time; got %d: %v", c.NArg(), c.Args().Slice())
+	}
+	step, err := stepFlag(c)
+	if err != nil {
+		return err
+	}
+	if err := checkOutputs(c); err != nil {
+		return err
+	}
 	var sc *fabric.Scenario
-	var err error
 	if path := c.Args().First(); path != "" {
 		sc, err = fabric.LoadScenario(path)
 	} else {
@@ -65,10 +74,6 @@ func runScenario(c *cli.Context) error {
 		return err
 	}
 	buildWall := time.Since(build)
-	step := rtlmodel.Time(c.Float64("step-us") * 1e6)
-	if step == 0 {
-		return fmt.Errorf("--step-us must be positive")
-	}
 	if path := c.String("cpuprofile"); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
@@ -82,7 +87,7 @@ func runScenario(c *cli.Context) error {
 	}
 	bar := newProgress("flows", len(r.Flows))
 	start := time.Now()
-	err = r.Complete(c.Context, step, 0, bar.set)
+	err = r.Complete(c.Context, rtlmodel.Time(step), 0, bar.set)
 	wall := time.Since(start)
 	bar.done()
 	if err != nil {
