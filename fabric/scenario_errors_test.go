@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -130,4 +131,28 @@ func TestScenarioTraceFlowsCheckedAtTheirLine(t *testing.T) {
 		}
 		require.ErrorContains(t, err, c.want)
 	}
+}
+
+// The scenario parser never panics, every error it returns names the
+// file, and an error about a key gives a line of the file.
+func FuzzParseScenario(f *testing.F) {
+	f.Add(scenarioBase + scenarioWorkload)
+	f.Add(scenarioBase + scenarioWorkload + "nic:\n  mtu: 5000\n  cc: reno\n")
+	f.Add(scenarioBase + "workload:\n  kind: background\n  size_cdf:\n    - {bytes: 1, p: 2}\n")
+	f.Add(scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin_bytes: 9\n    pmax: 7\n")
+	f.Add("topology: [1, 2]\n")
+	f.Add("name: {a: b}\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := ParseScenario("f.yaml", []byte(in))
+		if err != nil {
+			require.True(t, strings.HasPrefix(err.Error(), "f.yaml"), "%q does not name the file", err)
+			var ke *keyError
+			var root yaml.Node
+			if errors.As(err, &ke) && yaml.Unmarshal([]byte(in), &root) == nil && keyLine(&root, ke.key) > 0 {
+				require.Regexp(t, `^f\.yaml:[0-9]+: `, err.Error())
+			}
+			return
+		}
+		require.NoError(t, s.Validate())
+	})
 }
