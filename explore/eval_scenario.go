@@ -106,7 +106,7 @@ func (scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, error)
 	if len(set) > 0 {
 		label += " with " + strings.Join(set, ", ")
 	}
-	s, err := fabric.ParseScenario(label, out)
+	s, err := fabric.ParseGeneratedScenario(label, out)
 	if err != nil {
 		return nil, err
 	}

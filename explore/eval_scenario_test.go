@@ -23,7 +23,8 @@ func TestScenarioEvaluatorChecksKeysStrictly(t *testing.T) {
 	// point is checked, not when its fabric is built
 	err := e.Check(append(small, Assignment{"switch.ecn.kmin_bytes", "50000"}))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "kmax_bytes 0: it must exceed kmin_bytes (50000)")
+	// the label, then the key: no line of a text nobody can open
+	assert.Contains(t, err.Error(), "switch.ecn.kmin_bytes=50000: switch.ecn.kmax_bytes 0: it must exceed kmin_bytes (50000)")
 	err = e.Check([]Assignment{{"switch.ecn.kmn_bytes", "5"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "kmn_bytes")

@@ -130,17 +130,31 @@ func LoadScenario(path string) (*Scenario, error) {
 // the file name and the line of the key at fault ("s.yaml:12: ..."), and
 // so do the errors NewRun finds in it later.
 func ParseScenario(name string, data []byte) (*Scenario, error) {
+	return parseScenario(name, data, true)
+}
+
+// ParseGeneratedScenario is ParseScenario for scenario text a program
+// wrote (explore writes a sweep point's values into a base scenario): its
+// errors name label and the key at fault but no line, since the text is
+// no file anyone can open.
+func ParseGeneratedScenario(label string, data []byte) (*Scenario, error) {
+	return parseScenario(label, data, false)
+}
+
+func parseScenario(name string, data []byte, lines bool) (*Scenario, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var s Scenario
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	s.src = &scenarioSource{name: name}
+	if lines {
+		s.src.root = new(yaml.Node)
+		if err := yaml.Unmarshal(data, s.src.root); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
-	s.src = &scenarioSource{name: name, root: &root}
 	if err := s.Validate(); err != nil {
 		return nil, s.locate(err)
 	}

@@ -43,7 +43,8 @@ func keyedUnder(path string, err error) error {
 }
 
 // scenarioSource is where a scenario was read from: the file's name and
-// its YAML tree, for the lines of its keys.
+// its YAML tree, for the lines of its keys (nil: text with no lines to
+// give, ParseGeneratedScenario).
 type scenarioSource struct {
 	name string
 	root *yaml.Node
