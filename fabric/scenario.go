@@ -14,6 +14,7 @@ import (
 
 	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/switchasic"
 )
 
 // Scenario is one run: a topology, the devices' parameters, a workload and
@@ -202,6 +203,13 @@ func (w ScenarioSwitch) validate() error {
 		}
 		if !(e.Pmax >= 0 && e.Pmax <= 1) {
 			return keyed("switch.ecn.pmax", fmt.Errorf("switch.ecn.pmax %v: a probability, 0 to 1", e.Pmax))
+		}
+	}
+	if w.BufferBytes > 0 {
+		tm := switchasic.DefaultConfig().TM
+		tm.BufferBytes = w.BufferBytes
+		if err := tm.Validate(); err != nil {
+			return keyed("switch.buffer_bytes", fmt.Errorf("switch.buffer_bytes %d: %w", w.BufferBytes, err))
 		}
 	}
 	if b := w.CutThroughBytes; b != nil && (*b < 0 || *b > packet.HeaderCap) {

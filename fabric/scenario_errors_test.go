@@ -41,7 +41,7 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 		{"kmax", scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin_bytes: 500\n    kmax_bytes: 100\n", "kmax_bytes 100", 13, false},
 		{"pmax", scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin_bytes: 1\n    kmax_bytes: 2\n    pmax: -1\n", "pmax -1", 14, false},
 		{"cut-through", scenarioBase + scenarioWorkload + "switch:\n  cut_through_bytes: 500\n", "cut_through_bytes 500", 11, false},
-		{"buffer", scenarioBase + scenarioWorkload + "switch:\n  buffer_bytes: 10\n", "BufferBytes 10", 10, false},
+		{"buffer", scenarioBase + scenarioWorkload + "switch:\n  lb: spray\n  buffer_bytes: 10\n", "switch.buffer_bytes 10: TMConfig.BufferBytes 10", 12, false},
 		{"csv without file", scenarioBase + "workload:\n  kind: csv\n", "workload.file", 7, false},
 		// found when the run is built
 		{"incast senders", scenarioBase + "workload:\n  kind: incast\n  senders: 100\n  bytes: 10\n", "incast of 100 senders", 9, true},
