@@ -240,8 +240,9 @@ func (n ScenarioNIC) validate() error {
 		oneOf("stack", n.Stack, "roce-ipv4", "roce-ipv6", "ib", "uet")
 	}
 	oneOf("recovery", n.Recovery, "sr", "gbn")
-	if n.MTU != 0 && (n.MTU < 256 || n.MTU > 4096) {
-		errs = append(errs, keyed("nic.mtu", fmt.Errorf("nic.mtu %d: payload bytes per packet, 256 to 4096 (0: the default)", n.MTU)))
+	if n.MTU != 0 && (n.MTU < nic400g.MinMTU || n.MTU > nic400g.MaxMTU) {
+		errs = append(errs, keyed("nic.mtu", fmt.Errorf("nic.mtu %d: payload bytes per packet, %d to %d (0: the default)",
+			n.MTU, nic400g.MinMTU, nic400g.MaxMTU)))
 	}
 	if n.ReorderPackets < 0 {
 		errs = append(errs, keyed("nic.reorder_packets", fmt.Errorf("nic.reorder_packets %d: 0 (the default) or more", n.ReorderPackets)))

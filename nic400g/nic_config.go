@@ -126,6 +126,13 @@ type Config struct {
 	Seed uint64
 }
 
+// MinMTU and MaxMTU bound Config.MTU, the payload bytes per packet the
+// NIC model accepts (FACTS 1.4's efficiency figures use 4096).
+const (
+	MinMTU = 256
+	MaxMTU = 4096
+)
+
 // DefaultConfig is a 400G NIC with RoCEv2/IPv4, MTU 4096, DCQCN with the
 // paper's parameters and selective repeat.
 func DefaultConfig(id uint32) Config {
@@ -147,8 +154,8 @@ func DefaultConfig(id uint32) Config {
 
 func (c *Config) validate() error {
 	switch {
-	case c.MTU < 256 || c.MTU > 4096:
-		return fmt.Errorf("nic %d: MTU %d outside 256..4096", c.ID, c.MTU)
+	case c.MTU < MinMTU || c.MTU > MaxMTU:
+		return fmt.Errorf("nic %d: MTU %d outside %d..%d", c.ID, c.MTU, MinMTU, MaxMTU)
 	case c.ClockPeriod == 0 || c.TxCycles < 1 || c.RxCycles < 1:
 		return fmt.Errorf("nic %d: clock and pipelines need at least one cycle", c.ID)
 	case c.ReorderTolerance < 1:
