@@ -24,7 +24,7 @@ func TestScenarioEvaluatorChecksKeysStrictly(t *testing.T) {
 	err := e.Check(append(small, Assignment{"switch.ecn.kmin_bytes", "50000"}))
 	require.Error(t, err)
 	// the label, then the key: no line of a text nobody can open
-	assert.Contains(t, err.Error(), "switch.ecn.kmin_bytes=50000: switch.ecn.kmax_bytes 0: it must exceed kmin_bytes (50000)")
+	assert.Contains(t, err.Error(), "switch.ecn.kmin_bytes=50000: switch.ecn: KmaxBytes 0 must exceed KminBytes 50000")
 	err = e.Check([]Assignment{{"switch.ecn.kmn_bytes", "5"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "kmn_bytes")

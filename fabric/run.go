@@ -101,8 +101,7 @@ func (s *Scenario) switchConfig() (switchasic.Config, error) {
 				c.TM.WRED[i].Enabled = false
 				continue
 			}
-			c.TM.WRED[i] = switchasic.WREDConfig{Enabled: true, KminBytes: e.KminBytes, KmaxBytes: e.KmaxBytes,
-				PmaxQ: uint16(min(e.Pmax, 1) * 65535)}
+			c.TM.WRED[i] = e.curve()
 		}
 	}
 	c.TM.Trim.Enabled = w.Trimming
@@ -110,6 +109,13 @@ func (s *Scenario) switchConfig() (switchasic.Config, error) {
 		c.CutThroughBytes = *w.CutThroughBytes
 	}
 	return c, nil
+}
+
+// curve is the marking curve the spec sets on every class (Pmax in
+// [0, 1], as Validate requires, becomes the 16-bit PmaxQ).
+func (e ECNSpec) curve() switchasic.WREDConfig {
+	return switchasic.WREDConfig{Enabled: true, KminBytes: e.KminBytes, KmaxBytes: e.KmaxBytes,
+		PmaxQ: uint16(min(e.Pmax, 1) * 65535)}
 }
 
 // nicConfig is endpoint i's NIC with the scenario's changes.

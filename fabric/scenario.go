@@ -198,11 +198,11 @@ func (s *Scenario) Validate() error {
 // only find when the fabric is built, or not at all.
 func (w ScenarioSwitch) validate() error {
 	if e := w.ECN; e != nil && !e.Off {
-		if e.KmaxBytes <= e.KminBytes {
-			return keyed("switch.ecn.kmax_bytes", fmt.Errorf("switch.ecn.kmax_bytes %d: it must exceed kmin_bytes (%d)", e.KmaxBytes, e.KminBytes))
-		}
 		if !(e.Pmax >= 0 && e.Pmax <= 1) {
 			return keyed("switch.ecn.pmax", fmt.Errorf("switch.ecn.pmax %v: a probability, 0 to 1", e.Pmax))
+		}
+		if err := e.curve().Validate(); err != nil { // its errors are about Kmax
+			return keyed("switch.ecn.kmax_bytes", fmt.Errorf("switch.ecn: %w", err))
 		}
 	}
 	if w.BufferBytes > 0 {

@@ -38,7 +38,7 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 		{"reorder", scenarioBase + scenarioWorkload + "nic:\n  reorder_tolerance: -2\n", "nic.reorder_tolerance -2", 11, false},
 		{"cc", scenarioBase + scenarioWorkload + "nic:\n  cc: reno\n", `nic.cc "reno"`, 11, false},
 		{"lb", scenarioBase + scenarioWorkload + "switch:\n  lb: hashing\n", `switch.lb "hashing"`, 11, false},
-		{"kmax", scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin_bytes: 500\n    kmax_bytes: 100\n", "kmax_bytes 100", 13, false},
+		{"kmax", scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin_bytes: 500\n    kmax_bytes: 100\n", "switch.ecn: KmaxBytes 100 must exceed KminBytes 500", 13, false},
 		{"pmax", scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin_bytes: 1\n    kmax_bytes: 2\n    pmax: -1\n", "pmax -1", 14, false},
 		{"cut-through", scenarioBase + scenarioWorkload + "switch:\n  cut_through_bytes: 500\n", "cut_through_bytes 500", 11, false},
 		{"buffer", scenarioBase + scenarioWorkload + "switch:\n  lb: spray\n  buffer_bytes: 10\n", "switch.buffer_bytes 10: TMConfig.BufferBytes 10", 12, false},
