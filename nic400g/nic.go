@@ -231,10 +231,10 @@ func (n *NIC) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 func (n *NIC) nextWake(edge rtlmodel.Edge) rtlmodel.Wake {
 	// The same tests as transmit, on credits alone: the frame sent at this
 	// edge used the link's width, not the next edge's.
-	if len(n.ctrl) > 0 && n.out.Credits() >= int(n.ctrl[0].FrameBytes) {
+	if len(n.ctrl) > 0 && n.out.HasCredits(int(n.ctrl[0].FrameBytes)) {
 		return edge.Next()
 	}
-	if len(n.ctrl) == 0 && n.ring.Len() > 0 && n.pauseUntil <= edge.Time && n.out.Credits() >= maxFrameBytes {
+	if len(n.ctrl) == 0 && n.ring.Len() > 0 && n.pauseUntil <= edge.Time && n.out.HasCredits(maxFrameBytes) {
 		return edge.Next()
 	}
 	next := rtlmodel.Forever

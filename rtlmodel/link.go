@@ -50,15 +50,19 @@ type Link[T any] struct {
 	// first, in the link's first cache lines: a link is touched once or
 	// twice per item by each end, long after the rest of the fabric has
 	// evicted it, and each further line it spans is one more miss.
-	e                   *Engine
-	width, creditPool   int  // cfg.Width and cfg.Credits
-	sentAt              Time // edge of the last Send
-	sent                int  // items sent at sentAt
-	avail               int  // credits the sender holds
-	zeroSince           Time
-	lastAt              Time // arrival of the newest item in q
-	wakeAt              Time
-	creditWake          Time
+	e                 *Engine
+	width, creditPool int  // cfg.Width and cfg.Credits
+	sentAt            Time // edge of the last Send
+	sent              int  // items sent at sentAt
+	avail             int  // credits the sender holds
+	zeroSince         Time
+	lastAt            Time // arrival of the newest item in q
+	wakeAt            Time
+	creditWake        Time
+	// creditWanted: the sender found too few credits with none on their
+	// way back, so the next return wakes it (returns wake a sender only
+	// when it has found a shortage since it was last woken for one)
+	creditWanted        bool
 	latencyPs, creditPs Time // fixed delays when both ends share a domain (no division per item)
 	rxDelay             Time // a receive pipeline every item crosses before it is visible
 	sameDomain          bool
@@ -271,13 +275,55 @@ func (l *Link[T]) sentNow() int {
 }
 
 // Credits returns the credits the sender holds now (or a large number for
-// a link without flow control).
+// a link without flow control). While some are out, the next credit return
+// wakes the sender: it may be waiting for any number of them (HasCredits
+// says which).
 func (l *Link[T]) Credits() int {
 	if l.creditPool == 0 {
 		return int(^uint(0) >> 1)
 	}
 	l.drainCredits()
+	if l.avail < l.creditPool {
+		l.wantCredits()
+	}
 	return l.avail
+}
+
+// HasCredits reports whether the sender holds at least c credits now,
+// whatever it sent at this edge (CanSendBytes also counts the link's
+// width). When it does not, the next credit return wakes the sender.
+func (l *Link[T]) HasCredits(c int) bool {
+	if l.creditPool == 0 {
+		return true
+	}
+	if l.avail < c {
+		l.drainCredits()
+		if l.avail < c {
+			l.wantCredits()
+			return false
+		}
+	}
+	return true
+}
+
+// wantCredits asks for the sender to be woken by the next credit return:
+// the first one on its way back, or the next one made. A sender is woken
+// by returns only when it has found too few credits: a sender that holds
+// enough, or has nothing to send, is not evaluated for every return (a
+// NIC paced below line rate gets its credits back long before it may
+// send again). A credit watch is told of every return either way.
+func (l *Link[T]) wantCredits() {
+	if l.credits != nil {
+		return
+	}
+	if l.returns.n == 0 {
+		l.creditWanted = true
+		return
+	}
+	if at := l.returns.Front().at; at != l.creditWake {
+		l.creditWake = at
+		l.e.wakeFor(l.fromCS, at)
+	}
 }
 
 // drainCredits takes in the credit returns that have arrived by now.
@@ -307,7 +353,10 @@ func (l *Link[T]) CanSend() bool {
 	}
 	if l.creditPool > 0 && l.avail == 0 {
 		l.drainCredits()
-		return l.avail > 0
+		if l.avail == 0 {
+			l.wantCredits()
+			return false
+		}
 	}
 	return true
 }
@@ -323,7 +372,10 @@ func (l *Link[T]) CanSendBytes(c int) bool {
 	}
 	if l.creditPool > 0 && l.avail < c {
 		l.drainCredits()
-		return l.avail >= c
+		if l.avail < c {
+			l.wantCredits()
+			return false
+		}
 	}
 	return true
 }
@@ -561,15 +613,18 @@ func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
 	switch {
 	case l.credits != nil:
 		l.credits.add(at, l.credIdx) // the watch wakes the sender
-	case at != l.creditWake:
-		l.creditWake = at
-		e.wakeFor(l.fromCS, at)
+	case l.creditWanted:
+		l.creditWanted = false
+		if at != l.creditWake {
+			l.creditWake = at
+			e.wakeFor(l.fromCS, at)
+		}
 	}
 }
 
 // waitingOn says what the link's sender waits for, if anything.
 func (l *Link[T]) waitingOn() string {
-	if l.cfg.Credits > 0 && l.Credits() == 0 {
+	if l.cfg.Credits > 0 && l.heldCredits() == 0 {
 		return fmt.Sprintf("link %s has no credits (%d items at the receiver)", l.name, l.q.Len())
 	}
 	return ""
@@ -584,4 +639,10 @@ func (l *Link[T]) format(v T) string {
 		return l.Format(v)
 	}
 	return fmt.Sprint(v)
+}
+
+// heldCredits is Credits for reports: it asks for no wake.
+func (l *Link[T]) heldCredits() int {
+	l.drainCredits()
+	return l.avail
 }

@@ -13,7 +13,7 @@ import (
 // event time: senders in two partitions, asleep for a few cycles between
 // their own edges, send at random edges with random arrival times over
 // eight credited links, and the receiver and one sender (whose credit
-// returns wake it) record the edges they are evaluated at, with and
+// returns wake it: it reads its credits at every edge) record the edges they are evaluated at, with and
 // without the watches, and with a receiver that takes one event from its
 // watch per evaluation and leaves the rest.
 func TestWatchWakesAtTheEdgesLinksWould(t *testing.T) {
@@ -44,6 +44,9 @@ func TestWatchWakesAtTheEdgesLinksWould(t *testing.T) {
 					if rng.Intn(3) == 0 && links[i].CanSend() {
 						links[i].SendAt(int(ed.Cycle), ed.Time+Time(2000+rng.Intn(20000)))
 					}
+					// reading its credits after sending, it is woken by
+					// every return while some are out, as by its watch
+					links[i].Credits()
 				}
 				if ed.Cycle < 2000 {
 					// asleep for a few cycles: credit returns wake it between
