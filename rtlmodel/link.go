@@ -140,9 +140,10 @@ func (l *Link[T]) WatchArrivals(w *Watch, idx int) {
 	w.bind(l.e, l.toCS)
 }
 
-// WatchCredits reports every credit return on this link to w under index
-// idx, at the sender edge where the credits become usable. Only the sender
-// uses w.
+// WatchCredits reports credit returns on this link to w under index idx,
+// at the sender edge where the credits become usable, instead of waking
+// the sender for them: the returns it would be woken for, those after it
+// found too few credits (wantCredits). Only the sender uses w.
 func (l *Link[T]) WatchCredits(w *Watch, idx int) {
 	l.credits, l.credIdx = w, idx
 	w.bind(l.e, l.fromCS)
@@ -306,24 +307,33 @@ func (l *Link[T]) HasCredits(c int) bool {
 	return true
 }
 
-// wantCredits asks for the sender to be woken by the next credit return:
-// the first one on its way back, or the next one made. A sender is woken
-// by returns only when it has found too few credits: a sender that holds
-// enough, or has nothing to send, is not evaluated for every return (a
-// NIC paced below line rate gets its credits back long before it may
-// send again). A credit watch is told of every return either way.
+// wantCredits asks for the sender to be woken by the next credit return
+// (its credit watch told of it): the first one on its way back, or the
+// next one made. A sender hears of returns only when it has found too few
+// credits: one that holds enough, or has nothing to send, is not
+// evaluated for every return (a NIC paced below line rate gets its
+// credits back long before it may send again; a switch port that sent
+// its last frame does not need the credits of it).
 func (l *Link[T]) wantCredits() {
-	if l.credits != nil {
-		return
-	}
 	if l.returns.n == 0 {
 		l.creditWanted = true
 		return
 	}
-	if at := l.returns.Front().at; at != l.creditWake {
-		l.creditWake = at
-		l.e.wakeFor(l.fromCS, at)
+	l.tellCredits(l.e, l.returns.Front().at)
+}
+
+// tellCredits wakes the sender (or tells its watch) for the return at at,
+// unless it was told of that one already.
+func (l *Link[T]) tellCredits(e *Engine, at Time) {
+	if at == l.creditWake {
+		return
 	}
+	l.creditWake = at
+	if l.credits != nil {
+		l.credits.add(at, l.credIdx) // the watch wakes the sender
+		return
+	}
+	e.wakeFor(l.fromCS, at)
 }
 
 // drainCredits takes in the credit returns that have arrived by now.
@@ -610,15 +620,9 @@ func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
 		return
 	}
 	l.returns.Push(creditReturn{at: at, n: n})
-	switch {
-	case l.credits != nil:
-		l.credits.add(at, l.credIdx) // the watch wakes the sender
-	case l.creditWanted:
+	if l.creditWanted {
 		l.creditWanted = false
-		if at != l.creditWake {
-			l.creditWake = at
-			e.wakeFor(l.fromCS, at)
-		}
+		l.tellCredits(e, at)
 	}
 }
 

@@ -8,9 +8,10 @@ import (
 )
 
 // A Watch reports each delivery at the receiver edge where the item becomes
-// visible and each credit return at the sender edge where it can be spent,
-// in (time, index) order, and never before: at the reported edge Peek
-// sees the item, and Credits shows the returned credit.
+// visible and each credit return a sender waits for (it read its credits
+// while some were out) at the sender edge where it can be spent, in (time,
+// index) order, and never before: at the reported edge Peek sees the item,
+// and Credits shows the returned credit.
 func TestWatchReportsDeliveriesAndCreditsWhenVisible(t *testing.T) {
 	for _, tick := range []bool{false, true} {
 		e, ds := newTestEngine(t, Options{AlwaysTick: tick}, 800, 625)
@@ -28,6 +29,7 @@ func TestWatchReportsDeliveriesAndCreditsWhenVisible(t *testing.T) {
 			if ed.Cycle == 2 {
 				for _, l := range links {
 					l.Send(int(ed.Cycle))
+					l.Credits() // short of its pool: told of the return
 				}
 			}
 			if ed.Cycle < 2 {
