@@ -1,6 +1,7 @@
 package switchasic
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/fabricmodel/fabricmodel/packet"
@@ -300,7 +301,26 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 	}
 	out.Send(p)
 	m.settle(port)
-	return m.work[port>>6]&(1<<uint(port&63)) != 0
+	if m.work[port>>6]&(1<<uint(port&63)) == 0 {
+		return false
+	}
+	if m.pfcPending[port] == 0 && m.pfcXon[port] == 0 && !out.HasCredits(m.smallestHead(port)) {
+		// nothing it holds fits in the credits left: the frame just sent
+		// fills the PCS, so the next edge would find the same and park
+		// it; parked now, the return that frees the PCS unparks it
+		m.park(port)
+		return false
+	}
+	return true
+}
+
+// smallestHead returns the smallest frame at the head of port's queues.
+func (m *mmu) smallestHead(port int) int {
+	least := uint32(math.MaxUint32)
+	for occ := m.occupied[port]; occ != 0; occ &= occ - 1 {
+		least = min(least, m.q[port][bits.TrailingZeros8(occ)].headBytes)
+	}
+	return int(least)
 }
 
 // settle clears the port's work bit when nothing is left to send.
