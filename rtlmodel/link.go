@@ -70,16 +70,20 @@ type Link[T any] struct {
 	// (receiver's) in a window: every delivery (credit return) must come
 	// a whole lookahead after the edge that makes it
 	itemsBack, creditsBack bool
-	size                   func(T) int // byte credits: an item's cost; nil: one credit per item
-	taker                  Taker[T]    // a receiver that takes on send; nil: none
-	toCS, fromCS           *compState  // the ends' states, to wake them
-	toDom, fromDom         *Domain
-	arrivals, credits      *Watch // told of deliveries and credit returns; nil: nobody
-	arrIdx, credIdx        int
-	arrLast                Time // the last arrival time reported
-	q                      Queue[flight[T]]
-	returns                Queue[creditReturn] // restarts at its first slot when drained
-	transfers              Counter             // its count first, still in the lines above
+	// listed: in ahead's list of links with items to read ahead (ahead:
+	// the receiver's partition when it reads this link ahead, else nil)
+	listed            bool
+	ahead             *part
+	size              func(T) int // byte credits: an item's cost; nil: one credit per item
+	taker             Taker[T]    // a receiver that takes on send; nil: none
+	toCS, fromCS      *compState  // the ends' states, to wake them
+	toDom, fromDom    *Domain
+	arrivals, credits *Watch // told of deliveries and credit returns; nil: nobody
+	arrIdx, credIdx   int
+	arrLast           Time // the last arrival time reported
+	q                 Queue[flight[T]]
+	returns           Queue[creditReturn] // restarts at its first slot when drained
+	transfers         Counter             // its count first, still in the lines above
 
 	name      string
 	id        int
@@ -207,7 +211,7 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 		l.creditPs = Time(cfg.CreditLatency) * from.cs.dom.period
 	}
 	if from.cs.clk.part != to.cs.clk.part {
-		to.cs.clk.part.inbound = append(to.cs.clk.part.inbound, l)
+		l.ahead = to.cs.clk.part
 	}
 	l.itemsBack = backward(from.cs.clk.part, to.cs.clk.part)
 	l.creditsBack = backward(to.cs.clk.part, from.cs.clk.part)
@@ -496,6 +500,10 @@ func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 		e.tooSoon(l.toCS, at, "link ", l.name)
 	}
 	l.q.Push(flight[T]{at: at, item: v})
+	if l.ahead != nil && !l.listed {
+		l.listed = true
+		l.ahead.arriving = append(l.ahead.arriving, l)
+	}
 	switch {
 	case l.arrivals != nil:
 		// the watch wakes the receiver
@@ -544,15 +552,7 @@ func (l *Link[T]) Recv() (T, bool) {
 // for a link within a partition whose items wait longer than the part of
 // a window left after they are sent, so that they are often out of the
 // caches when they arrive. Call it before the run.
-func (l *Link[T]) ReadAheadInWindows() {
-	p := l.toCS.part
-	for _, r := range p.inbound {
-		if r == readerAhead(l) {
-			return
-		}
-	}
-	p.inbound = append(p.inbound, l)
-}
+func (l *Link[T]) ReadAheadInWindows() { l.ahead = l.toCS.part }
 
 // ReadAheadWith sets what is read of an item ahead of use: when the
 // receiver's partition begins a window, fn reads each item arriving in it
@@ -563,7 +563,13 @@ func (l *Link[T]) ReadAheadWith(fn func(T) uint64) { l.readItem = fn }
 
 // readAhead reads the link, the items that arrive before end and what
 // ReadAheadWith says of each, to bring them into the caches ahead of use.
-func (l *Link[T]) readAhead(end Time) uint64 {
+// It reports whether the link still holds items; one that holds none
+// leaves its partition's list until its next delivery.
+func (l *Link[T]) readAhead(end Time) (uint64, bool) {
+	if l.q.n == 0 {
+		l.listed = false
+		return 0, false
+	}
 	var s uint64
 	for i := 0; i < l.q.n; i++ {
 		f := &l.q.buf[(l.q.head+i)&l.q.mask]
@@ -575,7 +581,7 @@ func (l *Link[T]) readAhead(end Time) uint64 {
 			s += l.readItem(f.item)
 		}
 	}
-	return s
+	return s, true
 }
 
 // Pending returns the items sent and not yet taken (in flight or waiting

@@ -31,17 +31,21 @@ type part struct {
 	// doneUntil: every edge of the partition before this time has run, so
 	// a wake, item or credit for it must come at or after it.
 	doneUntil Time
-	// inbound: the links from other partitions into this one, and those
-	// within it asked to (Link.ReadAheadInWindows), whose queues are read
-	// ahead when a window begins (warm)
-	inbound []readerAhead
+	// arriving: the links from other partitions into this one, and those
+	// within it asked to (Link.ReadAheadInWindows), that have had items
+	// delivered since a window last found them empty; their queues are
+	// read ahead when a window begins (warm). A switch has 64 links in,
+	// most of them empty at any time: looking only at those delivered to
+	// spares a miss on each of the others every window.
+	arriving []readerAhead
 	// sink keeps the reads ahead from being optimised away; it is the
 	// partition's own, so engines in concurrent goroutines share nothing
 	sink uint64
 }
 
-// readerAhead is a link whose first queued item can be read ahead.
-type readerAhead interface{ readAhead(end Time) uint64 }
+// readerAhead is a link whose first queued items can be read ahead; it
+// reports whether it still holds any.
+type readerAhead interface{ readAhead(end Time) (uint64, bool) }
 
 // warm reads, before the partition runs a window ending at end, the items
 // arriving in it on every link into it from another partition. Those were
@@ -50,9 +54,16 @@ type readerAhead interface{ readAhead(end Time) uint64 }
 // overlap, where the evaluations would meet them one at a time.
 func (p *part) warm(end Time) {
 	var s uint64
-	for _, l := range p.inbound {
-		s += l.readAhead(end)
+	keep := p.arriving[:0]
+	for _, l := range p.arriving {
+		v, queued := l.readAhead(end)
+		s += v
+		if queued {
+			keep = append(keep, l)
+		}
 	}
+	clear(p.arriving[len(keep):])
+	p.arriving = keep
 
 	p.sink += s
 }

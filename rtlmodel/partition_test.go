@@ -167,7 +167,8 @@ func TestPartitionRejoin(t *testing.T) {
 // A partition beginning a window reads ahead the items that arrive in it
 // on each link from another partition, through the link's ReadAheadWith
 // function, and nothing that arrives later; a link within a partition is
-// not read ahead.
+// not read ahead unless asked to. Only links delivered to since a window
+// last found them empty are looked at.
 func TestPartitionReadsInboundItemsAhead(t *testing.T) {
 	e := NewEngine(Options{})
 	var handles [2]*Handle
@@ -185,7 +186,8 @@ func TestPartitionReadsInboundItemsAhead(t *testing.T) {
 	var read []int
 	cross.ReadAheadWith(func(v int) uint64 { read = append(read, v); return uint64(v) })
 	inner.ReadAheadWith(func(v int) uint64 { read = append(read, -v); return 0 })
-	require.Equal(t, []readerAhead{cross}, e.parts[1].inbound)
+	p := e.parts[1]
+	require.Empty(t, p.arriving)
 	e.now = 0
 	cross.Send(1) // arrives at 10 ns
 	e.now = 1000
@@ -193,14 +195,35 @@ func TestPartitionReadsInboundItemsAhead(t *testing.T) {
 	e.now = 5000
 	cross.Send(3) // at 15 ns
 	inner.Send(4)
-	e.parts[1].warm(12 * Nanosecond)
+	require.Equal(t, []readerAhead{cross}, p.arriving)
+	p.warm(12 * Nanosecond)
 	require.Equal(t, []int{1, 2}, read)
 	// asked to, a link within the partition is read ahead too, once
 	inner.ReadAheadInWindows()
 	inner.ReadAheadInWindows()
+	e.now = 6000
+	inner.Send(5)
 	read = nil
-	e.parts[1].warm(16 * Nanosecond)
-	require.Equal(t, []int{1, 2, 3, -4}, read)
+	p.warm(16 * Nanosecond)
+	require.Equal(t, []int{1, 2, 3, -4, -5}, read)
+	// emptied, the links leave the list at the next window, and come
+	// back with their next delivery
+	e.now = 20 * Nanosecond
+	for _, l := range []*Link[int]{cross, inner} {
+		for {
+			if _, ok := l.Recv(); !ok {
+				break
+			}
+		}
+	}
+	read = nil
+	p.warm(30 * Nanosecond)
+	require.Empty(t, read)
+	require.Empty(t, p.arriving)
+	cross.Send(6) // at 30 ns
+	p.warm(40 * Nanosecond)
+	require.Equal(t, []int{6}, read)
+	require.Equal(t, []readerAhead{cross}, p.arriving)
 }
 
 // An engine is idle once nothing is due in any partition: not before it
