@@ -50,6 +50,7 @@ type Link[T any] struct {
 	// first, in the link's first cache lines: a link is touched once or
 	// twice per item by each end, long after the rest of the fabric has
 	// evicted it, and each further line it spans is one more miss.
+	// line 0
 	e                 *Engine
 	width, creditPool int  // cfg.Width and cfg.Credits
 	sentAt            Time // edge of the last Send
@@ -57,33 +58,43 @@ type Link[T any] struct {
 	avail             int  // credits the sender holds
 	zeroSince         Time
 	lastAt            Time // arrival of the newest item in q
-	wakeAt            Time
-	creditWake        Time
-	// creditWanted: the sender found too few credits with none on their
-	// way back, so the next return wakes it (returns wake a sender only
-	// when it has found a shortage since it was last woken for one)
-	creditWanted        bool
-	latencyPs, creditPs Time // fixed delays when both ends share a domain (no division per item)
+	// line 1
+	wakeAt     Time
+	creditWake Time
+	// latencyPs (creditPs) is the delay of an item (a credit return) from
+	// the edge that sends it when both ends share a domain; otherwise the
+	// Latency-1 receiver (CreditLatency-1 sender) cycles after the first
+	// edge of the other end after it (no division, and no read of cfg,
+	// per item)
+	latencyPs, creditPs Time
 	rxDelay             Time // a receive pipeline every item crosses before it is visible
 	sameDomain          bool
 	// the receiver's (sender's) partition runs before the sender's
 	// (receiver's) in a window: every delivery (credit return) must come
 	// a whole lookahead after the edge that makes it
 	itemsBack, creditsBack bool
+	// creditWanted: the sender found too few credits with none on their
+	// way back, so the next return wakes it (returns wake a sender only
+	// when it has found a shortage since it was last woken for one)
+	creditWanted bool
 	// listed: in ahead's list of links with items to read ahead (ahead:
 	// the receiver's partition when it reads this link ahead, else nil)
-	listed            bool
-	ahead             *part
-	size              func(T) int // byte credits: an item's cost; nil: one credit per item
-	taker             Taker[T]    // a receiver that takes on send; nil: none
-	toCS, fromCS      *compState  // the ends' states, to wake them
+	listed bool
+	ahead  *part
+	size   func(T) int // byte credits: an item's cost; nil: one credit per item
+	// line 2
+	taker             Taker[T]   // a receiver that takes on send; nil: none
+	toCS, fromCS      *compState // the ends' states, to wake them
 	toDom, fromDom    *Domain
 	arrivals, credits *Watch // told of deliveries and credit returns; nil: nobody
-	arrIdx, credIdx   int
-	arrLast           Time // the last arrival time reported
-	q                 Queue[flight[T]]
-	returns           Queue[creditReturn] // restarts at its first slot when drained
-	transfers         Counter             // its count first, still in the lines above
+	// line 3
+	q       Queue[flight[T]]
+	arrIdx  int
+	arrLast Time // the last arrival time reported
+	// line 4
+	returns   Queue[creditReturn] // restarts at its first slot when drained
+	credIdx   int
+	transfers Counter // its count first, the last word of line 4
 
 	name      string
 	id        int
@@ -209,6 +220,9 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 		l.sameDomain = true
 		l.latencyPs = Time(cfg.Latency) * from.cs.dom.period
 		l.creditPs = Time(cfg.CreditLatency) * from.cs.dom.period
+	} else {
+		l.latencyPs = Time(cfg.Latency-1) * to.cs.dom.period
+		l.creditPs = Time(cfg.CreditLatency-1) * from.cs.dom.period
 	}
 	if from.cs.clk.part != to.cs.clk.part {
 		l.ahead = to.cs.clk.part
@@ -450,7 +464,7 @@ func (l *Link[T]) fixedArrival(now Time) Time {
 		return now + l.latencyPs
 	}
 	rx := l.toDom
-	return rx.FirstEdgeAfter(now) + Time(l.cfg.Latency-1)*rx.period
+	return rx.FirstEdgeAfter(now) + l.latencyPs
 }
 
 // SendAtFrom is SendAt for an item that leaves at the sender's edge from,
@@ -615,7 +629,7 @@ func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
 	at := taken + l.creditPs
 	if !l.sameDomain {
 		tx := l.fromDom
-		at = tx.FirstEdgeAfter(taken) + Time(l.cfg.CreditLatency-1)*tx.period
+		at = tx.FirstEdgeAfter(taken) + l.creditPs
 	}
 	e.noteProgress(uint64(n))
 	if l.creditsBack && at < e.now+e.window() {
