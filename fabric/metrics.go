@@ -69,6 +69,7 @@ type Results struct {
 	Retransmits     uint64        `json:"retransmits"`
 	DataPackets     uint64        `json:"data_packets_delivered"`
 	PerFlow         []FlowResult  `json:"per_flow"`
+	Failed          []FailedFlow  `json:"failed_flows,omitempty"`
 	HottestQueues   []QueueSeries `json:"hottest_queues"`
 	LinkUtilization []float64     `json:"link_utilization"`
 }
@@ -77,7 +78,7 @@ type Results struct {
 func (r *Run) Results() *Results {
 	e := r.Cluster.Engine
 	res := &Results{Scenario: r.Scenario.Name, Seed: r.Scenario.Seed, Endpoints: len(r.Cluster.NICs),
-		Flows: len(r.Flows), Completed: r.sched.done(), SimTimeNS: e.Now().Nanoseconds()}
+		Flows: len(r.Flows), Completed: r.sched.done(), SimTimeNS: e.Now().Nanoseconds(), Failed: r.Failures()}
 	fct := rtlmodel.NewRegistry().Histogram("fct", "ps", "")
 	first, last := rtlmodel.Forever, rtlmodel.Time(0)
 	jobs := map[int][2]rtlmodel.Time{}

@@ -233,16 +233,20 @@ func (s *Scenario) degrade(c *Cluster) error {
 	return keyedUnder("topology.degraded_uplink", sws[v[0]].TxPhy(v[1]).Wire().DegradeAt(0, v[2]))
 }
 
-// Step runs to until; it reports whether every flow has completed.
+// Step runs to until; it reports whether every flow has ended: completed,
+// or failed (Failures).
 func (r *Run) Step(until rtlmodel.Time) (bool, error) {
 	err := r.Cluster.Engine.Run(until)
 	r.sample()
-	return r.sched.done() == len(r.Flows), err
+	return r.sched.done()+r.sched.failed() == len(r.Flows), err
 }
 
-// Complete steps the run by step until every flow completes or the
-// simulated time reaches limit (0: the scenario's max_time_us, or no
-// limit), calling progress after each step. ctx is checked between steps.
+// Complete steps the run by step until every flow ends or the simulated
+// time reaches limit (0: the scenario's max_time_us, or no limit), calling
+// progress after each step. ctx is checked between steps. Flows that
+// failed make it return a *FlowsFailedError, once the others have
+// completed or the fabric has nothing left to do; the run's results are
+// those of the flows that completed.
 func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress func(done int)) error {
 	if step == 0 {
 		return fmt.Errorf("step must be positive")
@@ -265,9 +269,12 @@ func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress 
 			return err
 		}
 		if done || until >= limit {
-			return nil
+			return r.failures(false)
 		}
 		if r.Cluster.Engine.Idle() {
+			if err := r.failures(true); err != nil {
+				return err
+			}
 			return fmt.Errorf("the fabric went quiet at %v with %d of %d flows complete: nothing is scheduled any more",
 				r.Cluster.Engine.Now(), r.Done(), len(r.Flows))
 		}

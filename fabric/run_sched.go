@@ -15,6 +15,10 @@ type flowState struct {
 	posted  rtlmodel.Time
 	done    rtlmodel.Time
 	started bool
+	// failed: how the flow's work request ended when its QP failed
+	// (StatusOK: it did not), at failedAt, the error CQE's visibility
+	failed   nic400g.CompletionStatus
+	failedAt rtlmodel.Time
 }
 
 // flowTable is the workload's flows and their progress, shared by the
@@ -32,6 +36,15 @@ func (t *flowTable) done() int {
 	n := 0
 	for _, h := range t.hosts {
 		n += h.doneN
+	}
+	return n
+}
+
+// failed returns how many flows have failed.
+func (t *flowTable) failed() int {
+	n := 0
+	for _, h := range t.hosts {
+		n += h.failedN
 	}
 	return n
 }
@@ -56,6 +69,7 @@ type hostScheduler struct {
 	events   []flowEvent // sorted by flowEvent.before
 	seq      uint64      // completions taken from the NIC so far
 	doneN    int
+	failedN  int
 }
 
 // flowEvent is a completion as one host's scheduler sees it: flow done
@@ -67,6 +81,7 @@ type flowEvent struct {
 	idx     int           // 0: flow done; i > 0: the flow's (i-1)th waiter
 	flow    int
 	visible rtlmodel.Time
+	status  nic400g.CompletionStatus // of a flow done: StatusOK, or how it failed
 }
 
 // before orders events as one scheduler of all hosts processes them: by
@@ -98,7 +113,10 @@ func (s *hostScheduler) taken(c nic400g.Completion, at rtlmodel.Time) rtlmodel.T
 	s.inflight[c.QP] = fifo[1:]
 	seq := s.seq
 	s.seq++
-	s.notify(flowEvent{at: at, src: s.id, seq: seq, flow: f, visible: c.Visible})
+	s.notify(flowEvent{at: at, src: s.id, seq: seq, flow: f, visible: c.Visible, status: c.Status})
+	if c.Status != nic400g.StatusOK {
+		return at // the flows waiting for it wait for ever
+	}
 	for j, g := range s.t.after[f] {
 		s.t.hosts[s.t.flows[g].Src].notify(flowEvent{at: at, src: s.id, seq: seq, idx: j + 1, flow: g, visible: c.Visible})
 	}
@@ -158,6 +176,11 @@ func (s *hostScheduler) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 // of one met (which may make it ready).
 func (s *hostScheduler) apply(ev flowEvent) {
 	st := &s.t.st[ev.flow]
+	if ev.idx == 0 && ev.status != nic400g.StatusOK {
+		st.failed, st.failedAt = ev.status, ev.visible
+		s.failedN++
+		return
+	}
 	if ev.idx == 0 {
 		st.done = ev.visible
 		s.doneN++

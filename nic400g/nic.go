@@ -20,6 +20,9 @@ type Completion struct {
 	Posted    rtlmodel.Time // doorbell written by the CPU
 	Placed    rtlmodel.Time // the NIC wrote the data (responder) or took the ACK (requester)
 	Visible   rtlmodel.Time
+	// Status is how the work request ended; the zero value, StatusOK,
+	// is a success
+	Status CompletionStatus
 }
 
 // NIC is one 400G RDMA NIC as an rtlmodel component: doorbells in from

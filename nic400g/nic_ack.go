@@ -39,6 +39,9 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		acked += n.applySACK(q, cum, d.Meta.SACK)
 	}
 	q.inflight -= min(q.inflight, acked)
+	if k > 0 || acked > 0 {
+		q.progressed()
+	}
 	if flags&flagNAK != 0 {
 		n.st.nakRecv.Inc()
 		q.cc.OnLoss(now, LossNACK)
@@ -172,22 +175,27 @@ func (n *NIC) completeAcked(q *qpState, now rtlmodel.Time, cum PSN) {
 			visible = n.host.WriteCQE(now)
 		}
 		n.st.txMessages.Inc()
-		c := Completion{Op: m.wr.Op, QP: q.id, Msg: m.id, Bytes: m.wr.Bytes, Posted: m.wr.Posted, Placed: now, Visible: visible}
-		if n.OnComplete != nil {
-			n.OnComplete(c)
-		}
-		if n.cqes != nil {
-			if n.cqes.CanSend() {
-				n.cqes.SendAt(c, visible)
-			} else {
-				n.st.cqeOverflow.Inc()
-			}
-		}
+		n.emitCompletion(Completion{Op: m.wr.Op, QP: q.id, Msg: m.id, Bytes: m.wr.Bytes, Posted: m.wr.Posted, Placed: now, Visible: visible}, visible)
 		k++
 	}
 	if k > 0 {
 		q.msgs = q.msgs[:copy(q.msgs, q.msgs[k:])]
 		q.seg -= k
+	}
+}
+
+// emitCompletion tells OnComplete and the driver of a requester
+// completion whose CQE is visible at visible.
+func (n *NIC) emitCompletion(c Completion, visible rtlmodel.Time) {
+	if n.OnComplete != nil {
+		n.OnComplete(c)
+	}
+	if n.cqes != nil {
+		if n.cqes.CanSend() {
+			n.cqes.SendAt(c, visible)
+		} else {
+			n.st.cqeOverflow.Inc()
+		}
 	}
 }
 

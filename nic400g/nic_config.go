@@ -74,6 +74,14 @@ type Config struct {
 	// retransmission timeout.
 	Recovery Recovery
 	RTO      rtlmodel.Time
+	// RetryCount is how many times a QP resends after transport timeouts
+	// in a row, with no acknowledgement moving it on in between, before it
+	// fails: the RC QP's retry_cnt, a 3-bit attribute, 0 to 7
+	// (ibv_modify_qp(3)). A failed QP completes the message it was sending
+	// with StatusRetryExceeded and every other one posted to it with
+	// StatusFlushed, and sends nothing more. DefaultConfig takes 7, the
+	// most the field holds (E).
+	RetryCount int
 	// ReorderPackets is the receive reorder buffer per QP for packets that
 	// carry no address (RoCE MIDDLE/LAST); 0 makes the receiver drop them
 	// out of order. Packets with an address are placed directly.
@@ -126,6 +134,10 @@ type Config struct {
 	Seed uint64
 }
 
+// MaxRetryCount is the largest Config.RetryCount: the most a 3-bit
+// retry_cnt holds.
+const MaxRetryCount = 7
+
 // MinMTU and MaxMTU bound Config.MTU, the payload bytes per packet the
 // NIC model accepts (FACTS 1.4's efficiency figures use 4096).
 const (
@@ -142,7 +154,7 @@ func DefaultConfig(id uint32) Config {
 		Wire: serdes.WireConfig{Lanes: 4, Interleave: 2, CableMillimetres: 2000,
 			TxLatency: 25 * rtlmodel.Nanosecond, RxPipeline: 45 * rtlmodel.Nanosecond},
 		TxCycles: 125, RxCycles: 125, // 100 ns each at 1.25 GHz (FACTS 6.2: 80-150 ns, E)
-		Recovery: SelectiveRepeat, RTO: 200 * rtlmodel.Microsecond,
+		Recovery: SelectiveRepeat, RTO: 200 * rtlmodel.Microsecond, RetryCount: MaxRetryCount,
 		ReorderPackets: 256, RecvWindow: 1024, ReorderTolerance: 3,
 		AckEvery: 4, AckDelay: 2 * rtlmodel.Microsecond,
 		CC: "dcqcn", CNPInterval: NPIntervalPaper,
@@ -166,6 +178,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("nic %d: at least one QP", c.ID)
 	case c.ContextFetches < 1:
 		return fmt.Errorf("nic %d: ContextFetches must be at least 1", c.ID)
+	case c.RetryCount < 0 || c.RetryCount > MaxRetryCount:
+		return fmt.Errorf("nic %d: RetryCount %d outside 0..%d (a 3-bit retry_cnt)", c.ID, c.RetryCount, MaxRetryCount)
 	}
 	return nil
 }

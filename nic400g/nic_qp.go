@@ -129,6 +129,10 @@ type qpState struct {
 	timerAt    rtlmodel.Time
 	lastNAK    uint32
 	cumAck     PSN // the last cumulative ACK: every PSN before it acknowledged
+	// retries counts the transport timeouts since the last acknowledgement
+	// that moved the QP on; failed: it ran out of them (Config.RetryCount)
+	retries int
+	failed  bool
 
 	// RDMA READ, requester: reads waiting for responses, how many wait to
 	// be issued again, their timeout, and the feedback being coalesced

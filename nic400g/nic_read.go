@@ -107,6 +107,9 @@ func (q *qpState) markReissue(r *readOut) {
 // readTimeout re-issues every read still waiting for responses.
 func (n *NIC) readTimeout(q *qpState, now rtlmodel.Time) {
 	n.st.timeouts.Inc()
+	if !n.retryOrFail(q, now) {
+		return
+	}
 	for i := range q.reads {
 		q.markReissue(&q.reads[i])
 	}
@@ -168,6 +171,7 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 	q.readAcked += uint64(d.Meta.Payload)
 	q.readSince++
 	q.readRTO = now + n.cfg.RTO
+	q.progressed()
 	done := r.next == r.end
 	if q.readSince >= n.cfg.AckEvery || done {
 		n.sendReadAck(q, now, r)

@@ -11,6 +11,7 @@ type nicStats struct {
 	trimNakRecv, sackRetx, staleAcks, pfcRecv, badQP           *rtlmodel.Counter
 	cqeOverflow, icrcDrops, pulls, pullRecv, stalePulls        *rtlmodel.Counter
 	readReqs, rxReadReqs, readResps, readReissues              *rtlmodel.Counter
+	qpFailures, flushed                                        *rtlmodel.Counter
 	oneWay                                                     *rtlmodel.Histogram
 }
 
@@ -53,5 +54,7 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	s.rxReadReqs = c("rx_read_requests", "packets", "RDMA READ requests received")
 	s.readResps = c("read_responses", "packets", "READ response packets sent")
 	s.readReissues = c("read_reissues", "packets", "reads issued again from the first missing response")
+	s.qpFailures = c("qp_retry_exceeded", "QPs", "QPs failed after Config.RetryCount timeouts in a row without progress")
+	s.flushed = c("wr_flushed", "messages", "work requests completed with an error by a failed QP")
 	s.oneWay = r.Histogram(p+"/one_way_latency", "ps", "doorbell written to responder CQE visible")
 }

@@ -54,6 +54,12 @@ func (n *NIC) post(wr WorkRequest, now rtlmodel.Time) {
 		return
 	}
 	q := n.qp(wr.QP)
+	if q.failed {
+		n.st.posted.Inc()
+		n.failMessage(q, wr, q.nextMsgID, now, StatusFlushed)
+		q.nextMsgID++
+		return
+	}
 	q.peer, q.peerQP = wr.Dst, wr.DestQP
 	if q.cc == nil {
 		q.cc = n.newCC()
@@ -399,6 +405,9 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx, 
 // tolerance.
 func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
 	n.st.timeouts.Inc()
+	if !n.retryOrFail(q, now) {
+		return
+	}
 	q.cc.OnLoss(now, LossTimeout)
 	if len(q.unacked) > 0 {
 		q.paths.OnFeedback(now, q.unacked[0].entropy, PathTimeout)
@@ -436,7 +445,7 @@ func (n *NIC) rewind(q *qpState, i int) {
 
 // maybeRelease returns an idle QP's active state to the slab.
 func (n *NIC) maybeRelease(q *qpState) {
-	if q.inRing || len(q.msgs) > 0 || len(q.unacked) > 0 || q.sinceAck > 0 || q.timerAt != 0 ||
+	if q.failed || q.inRing || len(q.msgs) > 0 || len(q.unacked) > 0 || q.sinceAck > 0 || q.timerAt != 0 ||
 		q.ctxReady > n.h.Now() || q.held > 0 || len(q.recvMsgs) > 0 {
 		return
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -90,7 +91,10 @@ func runScenario(c *cli.Context) error {
 	err = r.Complete(c.Context, rtlmodel.Time(step), 0, bar.set)
 	wall := time.Since(start)
 	bar.done()
-	if err != nil {
+	// flows that failed end the run with an error, after the results of
+	// the others: they are the run's data too
+	var failed *fabric.FlowsFailedError
+	if err != nil && !errors.As(err, &failed) {
 		return err
 	}
 	if path := c.String("memprofile"); path != "" {
@@ -104,6 +108,9 @@ func runScenario(c *cli.Context) error {
 		return err
 	}
 	printRunSpeed(c.App.Writer, r, res, wall, buildWall)
+	if failed != nil {
+		return failed
+	}
 	return nil
 }
 
@@ -121,6 +128,9 @@ func printResults(w io.Writer, res *fabric.Results) {
 		{"max switch buffer", fmt.Sprintf("%.3f MB", float64(res.MaxQueueBytes)/1e6)},
 		{"PFC frames / ECN marks / trims", fmt.Sprintf("%d / %d / %d", res.PFCFrames, res.ECNMarks, res.Trims)},
 		{"drops / retransmits", fmt.Sprintf("%d / %d", res.Drops, res.Retransmits)},
+	}
+	if len(res.Failed) > 0 {
+		rows = append(rows, []string{"flows failed (retries exhausted)", strconv.Itoa(len(res.Failed))})
 	}
 	if len(res.JobTimesNS) > 1 || (len(res.JobTimesNS) == 1 && res.Flows > 1) {
 		jct := ""
