@@ -59,8 +59,8 @@ type Link[T any] struct {
 	zeroSince         Time
 	lastAt            Time // arrival of the newest item in q
 	// line 1
-	wakeAt     Time
 	creditWake Time
+	told       Time // the last arrival time its receiver was told of (woken or its watch told)
 	// latencyPs (creditPs) is the delay of an item (a credit return) from
 	// the edge that sends it when both ends share a domain; otherwise the
 	// Latency-1 receiver (CreditLatency-1 sender) cycles after the first
@@ -80,21 +80,23 @@ type Link[T any] struct {
 	// listed: in ahead's list of links with items to read ahead (ahead:
 	// the receiver's partition when it reads this link ahead, else nil)
 	listed bool
-	ahead  *part
-	size   func(T) int // byte credits: an item's cost; nil: one credit per item
+	// pull: a link between partitions, whose receiver's partition tells
+	// its receiver of each arrival when a window that holds it begins
+	// (tellArrivals), not its sender when the item is sent
+	pull  bool
+	ahead *part
+	size  func(T) int // byte credits: an item's cost; nil: one credit per item
 	// line 2
 	taker             Taker[T]   // a receiver that takes on send; nil: none
 	toCS, fromCS      *compState // the ends' states, to wake them
 	toDom, fromDom    *Domain
 	arrivals, credits *Watch // told of deliveries and credit returns; nil: nobody
 	// line 3
-	q       Queue[flight[T]]
-	arrIdx  int
-	arrLast Time // the last arrival time reported
+	q               Queue[flight[T]]
+	arrIdx, credIdx int
 	// line 4
 	returns   Queue[creditReturn] // restarts at its first slot when drained
-	credIdx   int
-	transfers Counter // its count first, the last word of line 4
+	transfers Counter             // its count first, still in line 4
 
 	name      string
 	id        int
@@ -151,7 +153,7 @@ func (l *Link[T]) DelayArrivals(cycles uint64) {
 // at the receiver edge where the item becomes visible. Only the receiver
 // uses w.
 func (l *Link[T]) WatchArrivals(w *Watch, idx int) {
-	l.arrivals, l.arrIdx, l.arrLast = w, idx, Forever
+	l.arrivals, l.arrIdx = w, idx
 	w.bind(l.e, l.toCS)
 }
 
@@ -200,7 +202,7 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 	}
 	l := &Link[T]{name: name, id: e.newElemID(), e: e, from: from, to: to, cfg: cfg,
 		width: cfg.Width, creditPool: cfg.Credits, toCS: to.cs, fromCS: from.cs, toDom: to.cs.dom, fromDom: from.cs.dom,
-		avail: cfg.Credits, sentAt: Forever, wakeAt: Forever, creditWake: Forever}
+		avail: cfg.Credits, sentAt: Forever, creditWake: Forever}
 	inflight := cfg.Width * int(cfg.Latency+1)
 	l.staged = NewQueue[flight[T]](cfg.Width)
 	itemCredits := cfg.Credits
@@ -225,7 +227,7 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 		l.creditPs = Time(cfg.CreditLatency-1) * from.cs.dom.period
 	}
 	if from.cs.clk.part != to.cs.clk.part {
-		l.ahead = to.cs.clk.part
+		l.ahead, l.pull = to.cs.clk.part, true
 	}
 	l.itemsBack = backward(from.cs.clk.part, to.cs.clk.part)
 	l.creditsBack = backward(to.cs.clk.part, from.cs.clk.part)
@@ -518,19 +520,33 @@ func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 		l.listed = true
 		l.ahead.arriving = append(l.ahead.arriving, l)
 	}
-	switch {
-	case l.arrivals != nil:
-		// the watch wakes the receiver
-		if at != l.arrLast {
-			l.arrLast = at
-			l.arrivals.add(at, l.arrIdx)
+	if p := l.ahead; l.pull && e.next != nil {
+		// the receiver's partition tells the receiver when the window that
+		// holds the arrival begins, in state it is about to use; here it
+		// need only learn that it has work then
+		if at < e.next[p.index] {
+			e.next[p.index] = at
 		}
-	case at != l.wakeAt:
-		l.wakeAt = at
-		e.wakeFor(l.toCS, at)
+	} else {
+		l.tell(e, at)
 	}
 	l.transfers.v++
 	e.noteProgress(1)
+}
+
+// tell wakes the receiver (or tells its watch, which wakes it) for an item
+// arriving at at, unless it was told of that time already: arrivals on a
+// link never go back in time.
+func (l *Link[T]) tell(e *Engine, at Time) {
+	if at <= l.told {
+		return
+	}
+	l.told = at
+	if l.arrivals != nil {
+		l.arrivals.add(at, l.arrIdx) // the watch wakes the receiver
+		return
+	}
+	e.wakeFor(l.toCS, at)
 }
 
 // Peek returns the oldest delivered item without taking it.
@@ -576,27 +592,40 @@ func (l *Link[T]) ReadAheadInWindows() { l.ahead = l.toCS.part }
 func (l *Link[T]) ReadAheadWith(fn func(T) uint64) { l.readItem = fn }
 
 // readAhead reads the link, the items that arrive before end and what
-// ReadAheadWith says of each, to bring them into the caches ahead of use.
-// It reports whether the link still holds items; one that holds none
-// leaves its partition's list until its next delivery.
-func (l *Link[T]) readAhead(end Time) (uint64, bool) {
+// ReadAheadWith says of each, to bring them into the caches ahead of use,
+// and, on a link between partitions, tells the receiver of their arrivals.
+// It reports whether the link still holds items (one that holds none
+// leaves its partition's list until its next delivery) and the arrival of
+// the first it has not told of, at or after end (Forever: none).
+func (l *Link[T]) readAhead(e *Engine, end Time) (uint64, bool, Time) {
 	if l.q.n == 0 {
 		l.listed = false
-		return 0, false
+		return 0, false, Forever
 	}
 	var s uint64
 	for i := 0; i < l.q.n; i++ {
 		f := &l.q.buf[(l.q.head+i)&l.q.mask]
 		if f.at >= end {
+			if l.pull && f.at > l.told {
+				return s, true, f.at
+			}
 			break
 		}
 		s += uint64(f.at)
+		if l.pull {
+			l.tell(e, f.at)
+		}
 		if l.readItem != nil {
 			s += l.readItem(f.item)
 		}
 	}
-	return s, true
+	return s, true, Forever
 }
+
+// untold reports whether the link holds an item whose arrival its
+// receiver has not been told of (a link between partitions, before the
+// window that holds the arrival).
+func (l *Link[T]) untold() bool { return l.q.n > 0 && l.q.Back().at > l.told }
 
 // Pending returns the items sent and not yet taken (in flight or waiting
 // at the receiver). It is for watchdogs and reports, not for Eval.

@@ -22,7 +22,7 @@ func TestLinkHotFieldsInItsFirstFiveLines(t *testing.T) {
 		"ahead":        unsafe.Offsetof(l.ahead) + 8,
 		"taker":        unsafe.Offsetof(l.taker) + unsafe.Sizeof(l.taker),
 		"credits":      unsafe.Offsetof(l.credits) + 8,
-		"arrLast":      unsafe.Offsetof(l.arrLast) + 8,
+		"told":         unsafe.Offsetof(l.told) + 8,
 		"credIdx":      unsafe.Offsetof(l.credIdx) + 8,
 		"transfers.v":  unsafe.Offsetof(l.transfers) + unsafe.Offsetof(l.transfers.v) + 8,
 	}

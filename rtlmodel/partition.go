@@ -43,29 +43,53 @@ type part struct {
 	sink uint64
 }
 
-// readerAhead is a link whose first queued items can be read ahead; it
-// reports whether it still holds any.
-type readerAhead interface{ readAhead(end Time) (uint64, bool) }
+// readerAhead is a link whose first queued items can be read ahead (and
+// their arrivals told, Link.readAhead).
+type readerAhead interface {
+	readAhead(e *Engine, end Time) (sum uint64, queued bool, untold Time)
+	// untold reports whether the link holds an item whose arrival its
+	// receiver has not been told of
+	untold() bool
+}
 
 // warm reads, before the partition runs a window ending at end, the items
-// arriving in it on every link into it from another partition. Those were
-// written while the rest of the model ran and are out of the caches; read
-// one after the other with nothing depending on them, their misses
-// overlap, where the evaluations would meet them one at a time.
-func (p *part) warm(end Time) {
+// arriving in it on every link into it from another partition, and tells
+// their receivers of them (wakes them or tells their watches): a sender
+// in another partition only lowers the partition's next time to the
+// arrival (Link.deliver). The items were written while the rest of the
+// model ran and are out of the caches; read one after the other with
+// nothing depending on them, their misses overlap, where the evaluations
+// would meet them one at a time; and the receivers' watches and wake
+// queues are this partition's, which the window is about to use, not
+// lines a sender far away must fetch. It returns the earliest arrival at
+// or after end not told of yet.
+func (p *part) warm(e *Engine, end Time) Time {
 	var s uint64
+	untold := Forever
 	keep := p.arriving[:0]
 	for _, l := range p.arriving {
-		v, queued := l.readAhead(end)
+		v, queued, next := l.readAhead(e, end)
 		s += v
+		untold = min(untold, next)
 		if queued {
 			keep = append(keep, l)
 		}
 	}
 	clear(p.arriving[len(keep):])
 	p.arriving = keep
-
 	p.sink += s
+	return untold
+}
+
+// untold reports whether a link into the partition holds an item whose
+// arrival its receiver has not been told of.
+func (p *part) untold() bool {
+	for _, l := range p.arriving {
+		if l.untold() {
+			return true
+		}
+	}
+	return false
 }
 
 func newPart(name string) *part {
@@ -190,8 +214,8 @@ func (e *Engine) runWindows(until Time) error {
 				continue
 			}
 			e.cur = p
-			p.warm(end)
-			t := e.next[i]
+			untold := p.warm(e, end)
+			t := e.nextTime()
 			for t < end {
 				e.now, p.now = t, t
 				if err := e.runDue(t); err != nil {
@@ -199,7 +223,7 @@ func (e *Engine) runWindows(until Time) error {
 				}
 				t = e.nextTime()
 			}
-			e.next[i] = t
+			e.next[i] = min(t, untold)
 			p.doneUntil = end
 		}
 	}
@@ -221,7 +245,7 @@ func (e *Engine) Idle() bool {
 	defer func() { e.cur = cur }()
 	for _, p := range e.parts {
 		e.cur = p
-		if e.nextTime() != Forever {
+		if e.nextTime() != Forever || p.untold() {
 			return false
 		}
 	}

@@ -196,7 +196,7 @@ func TestPartitionReadsInboundItemsAhead(t *testing.T) {
 	cross.Send(3) // at 15 ns
 	inner.Send(4)
 	require.Equal(t, []readerAhead{cross}, p.arriving)
-	p.warm(12 * Nanosecond)
+	p.warm(e, 12*Nanosecond)
 	require.Equal(t, []int{1, 2}, read)
 	// asked to, a link within the partition is read ahead too, once
 	inner.ReadAheadInWindows()
@@ -204,7 +204,7 @@ func TestPartitionReadsInboundItemsAhead(t *testing.T) {
 	e.now = 6000
 	inner.Send(5)
 	read = nil
-	p.warm(16 * Nanosecond)
+	p.warm(e, 16*Nanosecond)
 	require.Equal(t, []int{1, 2, 3, -4, -5}, read)
 	// emptied, the links leave the list at the next window, and come
 	// back with their next delivery
@@ -217,11 +217,11 @@ func TestPartitionReadsInboundItemsAhead(t *testing.T) {
 		}
 	}
 	read = nil
-	p.warm(30 * Nanosecond)
+	p.warm(e, 30*Nanosecond)
 	require.Empty(t, read)
 	require.Empty(t, p.arriving)
 	cross.Send(6) // at 30 ns
-	p.warm(40 * Nanosecond)
+	p.warm(e, 40*Nanosecond)
 	require.Equal(t, []int{6}, read)
 	require.Equal(t, []readerAhead{cross}, p.arriving)
 }
