@@ -6,20 +6,26 @@ package rtlmodel
 // thousand NICs clocked alike costs one edge where it would otherwise cost
 // a thousand. Each Domain keeps its own name and statistics.
 type clock struct {
-	period Time
-	phase  Time
-	index  int   // creation order: clocks at equal times run in this order
-	part   *part // the partition of its domains
+	// What an edge reads comes first, in one cache line with the due
+	// bitmap of its first 128 components: a partition's clocks are out of
+	// the caches each time its window begins.
+	period     Time
+	phase      Time
+	lastEdge   Time   // time of the last processed edge
+	lastCycle  uint64 // its cycle number
+	ticked     bool   // whether any edge was processed
+	marked     bool   // in the engine's list of clocks due at this edge
+	activeSlot int    // index in the engine's activeClocks, -1 when not there
+	index      int    // creation order: clocks at equal times run in this order
+	// dueInline holds the due bitmap while it fits (due is a view of it)
+	dueInline [2]uint64
+	due       []uint64 // bit i: comps[i] is due at the edge being gathered
 
+	part       *part        // the partition of its domains
 	comps      []*compState // of all its domains, in registration order
 	active     []*compState // due at the edge after lastEdge, sorted by order
 	nextActive []*compState // scratch: built during an edge
-	lastEdge   Time         // time of the last processed edge
-	lastCycle  uint64       // its cycle number
-	ticked     bool         // whether any edge was processed
-	activeSlot int          // index in the engine's activeClocks, -1 when not there
-	due        []uint64     // bit i: comps[i] is due at the edge being gathered
-	marked     bool         // in the engine's list of clocks due at this edge
+	_          [16]byte     // to 192 bytes, a size class of whole lines
 }
 
 // markDue notes that cs, a component of c, is due at the edge being

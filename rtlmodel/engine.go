@@ -47,7 +47,11 @@ type Engine struct {
 	building  *part   // the partition new domains join
 	lookahead Time    // window length when there are several partitions
 	next      []Time  // per partition, the next time it has work (while another runs)
-	now       Time    // the edge being run (or the last one)
+	// per partition, the time before which every edge of it has run, so a
+	// wake, item or credit for it must come at or after it (dense, as next:
+	// a window sets it for every partition)
+	doneUntil []Time
+	now       Time // the edge being run (or the last one)
 	shuffle   *RNG
 	err       error
 	stop      bool
@@ -134,7 +138,11 @@ func (e *Engine) Add(d *Domain, path string, c Component) (*Handle, error) {
 	d.comps = append(d.comps, cs)
 	clk.comps = append(clk.comps, cs)
 	if len(clk.comps) > 64*len(clk.due) {
-		clk.due = append(clk.due, 0)
+		if len(clk.due) < len(clk.dueInline) {
+			clk.due = clk.dueInline[:len(clk.due)+1]
+		} else {
+			clk.due = append(clk.due, 0) // moves to the heap past the inline words
+		}
 	}
 	return cs.handle, nil
 }
@@ -169,7 +177,7 @@ func (e *Engine) wakeFor(cs *compState, t Time) {
 }
 
 // wakeOther is wakeFor for a component of another partition, which has
-// run up to p.doneUntil at most; the link asking has checked t against it.
+// run up to e.doneUntil[p.index] at most; the link asking has checked t against it.
 func (e *Engine) wakeOther(p *part, cs *compState, t Time) {
 	if cs.activeAt == t || cs.wokenAt == t {
 		return

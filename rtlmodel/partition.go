@@ -28,9 +28,6 @@ type part struct {
 	// now is the partition's time: the edge being run while it runs, else
 	// a time no later than anything queued for it (the wake wheel's base).
 	now Time
-	// doneUntil: every edge of the partition before this time has run, so
-	// a wake, item or credit for it must come at or after it.
-	doneUntil Time
 	// arriving: the links from other partitions into this one, and those
 	// within it asked to (Link.ReadAheadInWindows), that have had items
 	// delivered since a window last found them empty; their queues are
@@ -150,7 +147,7 @@ func (e *Engine) Lookahead() Time { return e.lookahead }
 // running now, comes no earlier than cs's partition has run; what and name
 // (joined) name the channel for the error.
 func (e *Engine) crossing(cs *compState, t Time, what, name string) {
-	if p := cs.part; p != e.cur && t < p.doneUntil {
+	if p := cs.part; p != e.cur && e.doneUntil != nil && t < e.doneUntil[p.index] {
 		e.tooSoon(cs, t, what, name)
 	}
 }
@@ -179,6 +176,7 @@ func (e *Engine) runWindows(until Time) error {
 	defer e.select0()
 	if e.next == nil {
 		e.next = make([]Time, len(e.parts))
+		e.doneUntil = make([]Time, len(e.parts))
 		for i, p := range e.parts {
 			e.cur = p
 			e.next[i] = e.nextTime()
@@ -210,7 +208,7 @@ func (e *Engine) runWindows(until Time) error {
 				// nothing to do in this window, counting what the
 				// partitions before it sent it; those after it can
 				// only send it something for end or later
-				p.doneUntil = end
+				e.doneUntil[i] = end
 				continue
 			}
 			e.cur = p
@@ -224,7 +222,7 @@ func (e *Engine) runWindows(until Time) error {
 				t = e.nextTime()
 			}
 			e.next[i] = min(t, untold)
-			p.doneUntil = end
+			e.doneUntil[i] = end
 		}
 	}
 	return nil
