@@ -211,10 +211,10 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 	}
 	l.q = NewQueue[flight[T]](max(inflight, itemCredits))
 	l.returns = NewQueue[creditReturn](int(cfg.Latency + cfg.CreditLatency + 1))
-	l.transfers = Counter{metricBase: metricBase{name + "/transfers", "items", "items sent over the link"}}
+	l.transfers = Counter{metricBase: &metricBase{name + "/transfers", "items", "items sent over the link"}}
 	e.stats.add(&l.transfers)
 	if cfg.Credits > 0 {
-		l.starved = Counter{metricBase: metricBase{name + "/credit_starved", "cycles",
+		l.starved = Counter{metricBase: &metricBase{name + "/credit_starved", "cycles",
 			"sender cycles that began with no credit, counted when a credit returns"}}
 		e.stats.add(&l.starved)
 	}
