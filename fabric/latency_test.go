@@ -26,7 +26,7 @@ func TestOneWayLatencyThroughOneSwitch(t *testing.T) {
 	host := s.NICs[0].Host()
 	var dones []nic400g.Completion
 	s.NICs[1].OnComplete = func(c nic400g.Completion) { dones = append(dones, c) }
-	var up, down serdes.FrameTiming
+	var up, down serdes.RxTiming
 	var atSwitch, atNIC, doorbell rtlmodel.Time
 	s.Engine.Hooks().OnTransfer(func(ev *rtlmodel.TransferEvent) {
 		if ev.Link == "cpu0>nic" {

@@ -10,7 +10,26 @@ import (
 // crossed the wire.
 type RxFrame[T any] struct {
 	Frame  T
-	Timing FrameTiming
+	Timing RxTiming
+}
+
+// RxTiming is what a receiver learns of a frame's crossing: its
+// FrameTiming less Ready, which is the arrival its link carries, and the
+// count of codewords. It is 48 bytes, so that a frame on its link, with
+// its arrival and its pointer, fills one cache line: the line a sender
+// writes and the receiver reads a window later, out of the caches both
+// times.
+type RxTiming struct {
+	FirstBitOut, LastBitOut rtlmodel.Time // at the transmitter's SerDes
+	FirstBitIn, LastBitIn   rtlmodel.Time // at the receiver's SerDes
+	Decoded                 rtlmodel.Time // FrameTiming.Decoded
+	BadFCS                  bool          // an uncorrectable codeword hit the frame
+}
+
+// rx is what the receiver learns of t.
+func (t *FrameTiming) rx() RxTiming {
+	return RxTiming{FirstBitOut: t.FirstBitOut, LastBitOut: t.LastBitOut, FirstBitIn: t.FirstBitIn,
+		LastBitIn: t.LastBitIn, Decoded: t.Decoded, BadFCS: t.BadFCS}
 }
 
 // PhyLink is the physical link between two ports as an rtlmodel component
@@ -121,7 +140,7 @@ func (p *PhyLink[T]) take(f T, visible rtlmodel.Time) rtlmodel.Time {
 	t := p.wire.TransmitAfter(at, n, tail, whole)
 	p.lastStart = t.FirstBitOut
 	p.bytes.Add(uint64(n))
-	p.out.SendAtFrom(RxFrame[T]{Frame: f, Timing: t}, t.Ready, at)
+	p.out.SendAtFrom(RxFrame[T]{Frame: f, Timing: t.rx()}, t.Ready, at)
 	return at
 }
 

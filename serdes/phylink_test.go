@@ -47,7 +47,7 @@ func (s *macSource) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 type macSink struct {
 	in  *rtlmodel.Link[RxFrame[testFrame]]
 	at  []rtlmodel.Time
-	tim []FrameTiming
+	tim []RxTiming
 }
 
 func (s *macSink) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
