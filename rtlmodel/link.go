@@ -242,18 +242,6 @@ type linkInfo interface {
 	waitingOn() string
 }
 
-// CreditRoundTrip returns the credits a link needs to send Width items
-// (or WidthBytes bytes, plus room for its largest item) every sender cycle
-// without waiting (booksim's credit round trip).
-func CreditRoundTrip(cfg LinkConfig, tx, rx *Domain) int {
-	rtt := Time(cfg.Latency)*rx.period + Time(cfg.CreditLatency)*tx.period
-	cycles := (rtt + tx.period - 1) / tx.period
-	if cfg.WidthBytes > 0 {
-		return cfg.WidthBytes*int(cycles) + cfg.MaxItemBytes
-	}
-	return cfg.Width * int(cycles)
-}
-
 // NewByteLink is NewLink for a link whose credits count bytes: size gives
 // an item's cost, cfg.WidthBytes and cfg.MaxItemBytes size the round trip.
 func NewByteLink[T any](name string, from, to *Handle, cfg LinkConfig, size func(T) int) (*Link[T], error) {
@@ -293,121 +281,6 @@ func (l *Link[T]) sentNow() int {
 		return 0
 	}
 	return l.sent
-}
-
-// Credits returns the credits the sender holds now (or a large number for
-// a link without flow control). While some are out, the next credit return
-// wakes the sender: it may be waiting for any number of them (HasCredits
-// says which).
-func (l *Link[T]) Credits() int {
-	if l.creditPool == 0 {
-		return int(^uint(0) >> 1)
-	}
-	l.drainCredits()
-	if l.avail < l.creditPool {
-		l.wantCredits()
-	}
-	return l.avail
-}
-
-// HasCredits reports whether the sender holds at least c credits now,
-// whatever it sent at this edge (CanSendBytes also counts the link's
-// width). When it does not, the next credit return wakes the sender.
-func (l *Link[T]) HasCredits(c int) bool {
-	if l.creditPool == 0 {
-		return true
-	}
-	if l.avail < c {
-		l.drainCredits()
-		if l.avail < c {
-			l.wantCredits()
-			return false
-		}
-	}
-	return true
-}
-
-// wantCredits asks for the sender to be woken by the next credit return
-// (its credit watch told of it): the first one on its way back, or the
-// next one made. A sender hears of returns only when it has found too few
-// credits: one that holds enough, or has nothing to send, is not
-// evaluated for every return (a NIC paced below line rate gets its
-// credits back long before it may send again; a switch port that sent
-// its last frame does not need the credits of it).
-func (l *Link[T]) wantCredits() {
-	if l.returns.n == 0 {
-		l.creditWanted = true
-		return
-	}
-	l.tellCredits(l.e, l.returns.Front().at)
-}
-
-// tellCredits wakes the sender (or tells its watch) for the return at at,
-// unless it was told of that one already.
-func (l *Link[T]) tellCredits(e *Engine, at Time) {
-	if at == l.creditWake {
-		return
-	}
-	l.creditWake = at
-	if l.credits != nil {
-		l.credits.add(at, l.credIdx) // the watch wakes the sender
-		return
-	}
-	e.wakeFor(l.fromCS, at)
-}
-
-// drainCredits takes in the credit returns that have arrived by now.
-func (l *Link[T]) drainCredits() {
-	for l.returns.n > 0 && l.returns.Front().at <= l.e.now {
-		r := l.returns.Pop()
-		// Cycles strictly between running out and the return are starved.
-		if p := l.fromDom.period; l.avail == 0 && r.at > l.zeroSince+p {
-			l.starved.v += uint64((r.at-l.zeroSince)/p) - 1
-		}
-		l.avail += r.n
-	}
-	if l.returns.n == 0 {
-		// a link has a return or two in flight at a time: refilled from
-		// its first slot, the ring stays in one line instead of sliding
-		// through all of its lines
-		l.returns.head = 0
-	}
-}
-
-// CanSend reports whether the sender may send one more item this edge
-// (on a byte-credited link: whether any credit is left; Fits says whether
-// a given item fits).
-func (l *Link[T]) CanSend() bool {
-	if l.sentAt == l.e.now && l.sent >= l.width {
-		return false
-	}
-	if l.creditPool > 0 && l.avail == 0 {
-		l.drainCredits()
-		if l.avail == 0 {
-			l.wantCredits()
-			return false
-		}
-	}
-	return true
-}
-
-// Fits reports whether v may be sent this edge: width and credits allow it.
-func (l *Link[T]) Fits(v T) bool { return l.CanSendBytes(l.cost(v)) }
-
-// CanSendBytes reports whether an item costing c credits (bytes on a
-// byte-credited link, 1 otherwise) may be sent this edge.
-func (l *Link[T]) CanSendBytes(c int) bool {
-	if l.sentAt == l.e.now && l.sent >= l.width {
-		return false
-	}
-	if l.creditPool > 0 && l.avail < c {
-		l.drainCredits()
-		if l.avail < c {
-			l.wantCredits()
-			return false
-		}
-	}
-	return true
 }
 
 // Send puts v on the link with the link's fixed latency; it is a
@@ -577,56 +450,6 @@ func (l *Link[T]) Recv() (T, bool) {
 	return v, true
 }
 
-// ReadAheadInWindows reads this link's items ahead when its receiver's
-// partition begins a window, as a link from another partition is read:
-// for a link within a partition whose items wait longer than the part of
-// a window left after they are sent, so that they are often out of the
-// caches when they arrive. Call it before the run.
-func (l *Link[T]) ReadAheadInWindows() { l.ahead = l.toCS.part }
-
-// ReadAheadWith sets what is read of an item ahead of use: when the
-// receiver's partition begins a window, fn reads each item arriving in it
-// (say, the fields of a descriptor it points to) and returns anything made
-// of them. It changes nothing; it only brings lines into the caches. Call
-// it before the run.
-func (l *Link[T]) ReadAheadWith(fn func(T) uint64) { l.readItem = fn }
-
-// readAhead reads the link, the items that arrive before end and what
-// ReadAheadWith says of each, to bring them into the caches ahead of use,
-// and, on a link between partitions, tells the receiver of their arrivals.
-// It reports whether the link still holds items (one that holds none
-// leaves its partition's list until its next delivery) and the arrival of
-// the first it has not told of, at or after end (Forever: none).
-func (l *Link[T]) readAhead(e *Engine, end Time) (uint64, bool, Time) {
-	if l.q.n == 0 {
-		l.listed = false
-		return 0, false, Forever
-	}
-	var s uint64
-	for i := 0; i < l.q.n; i++ {
-		f := &l.q.buf[(l.q.head+i)&l.q.mask]
-		if f.at >= end {
-			if l.pull && f.at > l.told {
-				return s, true, f.at
-			}
-			break
-		}
-		s += uint64(f.at)
-		if l.pull {
-			l.tell(e, f.at)
-		}
-		if l.readItem != nil {
-			s += l.readItem(f.item)
-		}
-	}
-	return s, true, Forever
-}
-
-// untold reports whether the link holds an item whose arrival its
-// receiver has not been told of (a link between partitions, before the
-// window that holds the arrival).
-func (l *Link[T]) untold() bool { return l.q.n > 0 && l.q.Back().at > l.told }
-
 // Pending returns the items sent and not yet taken (in flight or waiting
 // at the receiver). It is for watchdogs and reports, not for Eval.
 func (l *Link[T]) Pending() int { return l.q.Len() }
@@ -652,37 +475,6 @@ func (l *Link[T]) commit(e *Engine) {
 	}
 }
 
-// returnCredits starts n credits back to the sender at the receiver edge
-// taken (this edge, or a later one for a TakeOnSend receiver).
-func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
-	at := taken + l.creditPs
-	if !l.sameDomain {
-		tx := l.fromDom
-		at = tx.FirstEdgeAfter(taken) + l.creditPs
-	}
-	e.noteProgress(uint64(n))
-	if l.creditsBack && at < e.now+e.window() {
-		e.tooSoon(l.fromCS, at, "credits of link ", l.name)
-	}
-	if l.returns.n > 0 && l.returns.Back().at == at {
-		l.returns.Back().n += n // another item taken at this edge: told already
-		return
-	}
-	l.returns.Push(creditReturn{at: at, n: n})
-	if l.creditWanted {
-		l.creditWanted = false
-		l.tellCredits(e, at)
-	}
-}
-
-// waitingOn says what the link's sender waits for, if anything.
-func (l *Link[T]) waitingOn() string {
-	if l.cfg.Credits > 0 && l.heldCredits() == 0 {
-		return fmt.Sprintf("link %s has no credits (%d items at the receiver)", l.name, l.q.Len())
-	}
-	return ""
-}
-
 // renderAny renders an item passed as any (TransferEvent.Item).
 func (l *Link[T]) renderAny(v any) string { return l.format(v.(T)) }
 
@@ -692,10 +484,4 @@ func (l *Link[T]) format(v T) string {
 		return l.Format(v)
 	}
 	return fmt.Sprint(v)
-}
-
-// heldCredits is Credits for reports: it asks for no wake.
-func (l *Link[T]) heldCredits() int {
-	l.drainCredits()
-	return l.avail
 }
