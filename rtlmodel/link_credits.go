@@ -142,7 +142,7 @@ func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
 		e.tooSoon(l.fromCS, at, "credits of link ", l.name)
 	}
 	if l.returns.n > 0 && l.returns.Back().at == at {
-		l.returns.Back().n += n // another item taken at this edge: told already
+		l.returns.Back().n += n // another item taken at this edge: the same return
 		return
 	}
 	l.returns.Push(creditReturn{at: at, n: n})
