@@ -130,7 +130,7 @@ func printResults(w io.Writer, res *fabric.Results) {
 		{"drops / retransmits", fmt.Sprintf("%d / %d", res.Drops, res.Retransmits)},
 	}
 	if len(res.Failed) > 0 {
-		rows = append(rows, []string{"flows failed (retries exhausted)", strconv.Itoa(len(res.Failed))})
+		rows = append(rows, []string{"flows failed", strconv.Itoa(len(res.Failed))})
 	}
 	if len(res.JobTimesNS) > 1 || (len(res.JobTimesNS) == 1 && res.Flows > 1) {
 		jct := ""
