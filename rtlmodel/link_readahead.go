@@ -29,10 +29,15 @@ func (l *Link[T]) readAhead(e *Engine, end Time) (uint64, bool, Time) {
 	for i := 0; i < l.q.n; i++ {
 		f := &l.q.buf[(l.q.head+i)&l.q.mask]
 		if f.at >= end {
-			if l.pull && f.at > l.told {
+			if !l.pull {
+				break
+			}
+			if f.at > l.told {
 				return s, true, f.at
 			}
-			break
+			// told already (when it was sent, before the windows began):
+			// an item behind it may not be
+			continue
 		}
 		s += uint64(f.at)
 		if l.pull {
