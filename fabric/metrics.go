@@ -26,15 +26,27 @@ func (r *Run) sample() {
 	r.samples = append(r.samples, queueSample{at: r.Cluster.Engine.Now(), bytes: b})
 }
 
-// FlowResult is one flow's outcome.
-type FlowResult struct {
+// FlowRun is a flow and when it was posted, what the results say of every
+// flow that ended, completed (FlowResult) or failed (FailedFlow).
+type FlowRun struct {
 	ID      int     `json:"id"`
 	Src     int     `json:"src"`
 	Dst     int     `json:"dst"`
 	Bytes   uint64  `json:"bytes"`
 	Job     int     `json:"job"`
 	StartNS float64 `json:"start_ns"`
-	FCTNS   float64 `json:"fct_ns"`
+}
+
+// flowRun is flow i as its result names it.
+func (r *Run) flowRun(i int) FlowRun {
+	f := r.Flows[i]
+	return FlowRun{ID: f.ID, Src: f.Src, Dst: f.Dst, Bytes: f.Bytes, Job: f.Job, StartNS: r.sched.st[i].posted.Nanoseconds()}
+}
+
+// FlowResult is one completed flow's outcome.
+type FlowResult struct {
+	FlowRun
+	FCTNS float64 `json:"fct_ns"`
 }
 
 // QueueSeries is one egress queue's depth over time.
@@ -97,8 +109,7 @@ func (r *Run) Results() *Results {
 			j = [2]rtlmodel.Time{st.posted, st.done}
 		}
 		jobs[f.Job] = [2]rtlmodel.Time{min(j[0], st.posted), max(j[1], st.done)}
-		res.PerFlow = append(res.PerFlow, FlowResult{ID: f.ID, Src: f.Src, Dst: f.Dst, Bytes: f.Bytes, Job: f.Job,
-			StartNS: st.posted.Nanoseconds(), FCTNS: d.Nanoseconds()})
+		res.PerFlow = append(res.PerFlow, FlowResult{FlowRun: r.flowRun(i), FCTNS: d.Nanoseconds()})
 	}
 	if fct.Count() > 0 {
 		res.FCTP50NS = float64(fct.Percentile(0.5)) / 1e3

@@ -11,12 +11,7 @@ import (
 // row than the QP's retry count allows (nic400g.Config.RetryCount) and
 // completed its work request with an error.
 type FailedFlow struct {
-	ID       int     `json:"id"`
-	Src      int     `json:"src"`
-	Dst      int     `json:"dst"`
-	Bytes    uint64  `json:"bytes"`
-	Job      int     `json:"job"`
-	StartNS  float64 `json:"start_ns"`
+	FlowRun
 	FailedNS float64 `json:"failed_ns"` // when the error completion became visible
 	Status   string  `json:"status"`
 }
@@ -48,13 +43,12 @@ func (e *FlowsFailedError) Error() string {
 // failed.
 func (r *Run) Failures() []FailedFlow {
 	var out []FailedFlow
-	for i, f := range r.Flows {
+	for i := range r.Flows {
 		st := r.sched.st[i]
 		if st.failedAt == 0 {
 			continue
 		}
-		out = append(out, FailedFlow{ID: f.ID, Src: f.Src, Dst: f.Dst, Bytes: f.Bytes, Job: f.Job,
-			StartNS: st.posted.Nanoseconds(), FailedNS: st.failedAt.Nanoseconds(), Status: st.failed.String()})
+		out = append(out, FailedFlow{FlowRun: r.flowRun(i), FailedNS: st.failedAt.Nanoseconds(), Status: st.failed.String()})
 	}
 	slices.SortStableFunc(out, func(a, b FailedFlow) int { return cmp.Compare(a.FailedNS, b.FailedNS) })
 	return out
