@@ -18,7 +18,10 @@
 //
 // Idle skipping: Eval returns the cycle at which the component next has
 // work (Wake). A component that returns Never sleeps until a Link delivers
-// to it or returns credits to it. When it is evaluated again it is told how
+// to it or returns credits it waits for: a credit return wakes a sender
+// only once it has found too few credits (CanSend, CanSendBytes, Fits,
+// HasCredits, or Credits while some are out), since one that holds enough
+// has no use for the edge. When it is evaluated again it is told how
 // many cycles it slept (Edge.Slept), so counters stay exact. The AlwaysTick
 // mode evaluates every component at every edge of its domain; a model is
 // correct when both modes give byte-identical traces.
@@ -32,7 +35,10 @@
 // order the partitions were made. Nothing sent from one partition to
 // another can arrive within the window, so every component sees what it
 // would see run edge by edge, while a device's state stays in the caches
-// for a whole window. A link into a partition that runs earlier in a
+// for a whole window. An item sent to another partition is told to its
+// receiver (a wake, or an event of its Watch) when the window that holds
+// its arrival begins, by the receiving partition, which reads the item
+// ahead then. A link into a partition that runs earlier in a
 // window must deliver (and return credits) at least the lookahead after
 // the edge that sends; one that does not stops the run with an error
 // naming it. Hooks and traces see each partition's edges in time order,
