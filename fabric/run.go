@@ -149,6 +149,12 @@ func (s *Scenario) nicConfig(i int) nic400g.Config {
 	if n.ReorderTol > 0 {
 		c.ReorderTolerance = n.ReorderTol
 	}
+	if n.RTOUS > 0 {
+		c.RTO = rtlmodel.Time(n.RTOUS * float64(rtlmodel.Microsecond))
+	}
+	if n.RetryCount != nil {
+		c.RetryCount = *n.RetryCount
+	}
 	return c
 }
 

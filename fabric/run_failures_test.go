@@ -15,9 +15,19 @@ import (
 // lost), the flows to host 1 and from it (whose ACKs cross that cable)
 // fail once their NICs have timed out RetryCount + 1 times in a row, the
 // others complete, and the run ends with a *FlowsFailedError naming them,
-// its results counting the completed flows and listing the failed ones.
+// its results counting the completed flows and listing the failed ones;
+// with the defaults, and with the scenario's nic.rto_us and
+// nic.retry_count.
 func TestFlowsOverACutCableFail(t *testing.T) {
-	s, err := ParseScenario("cut.yaml", []byte(`name: cut
+	for _, c := range []struct {
+		nic     string // the scenario's nic section
+		rto     rtlmodel.Time
+		retries int
+	}{
+		{"", nic400g.DefaultConfig(0).RTO, nic400g.MaxRetryCount},
+		{"nic:\n  rto_us: 10\n  retry_count: 1\n", 10 * rtlmodel.Microsecond, 1},
+	} {
+		s, err := ParseScenario("cut.yaml", []byte(`name: cut
 seed: 3
 topology:
   kind: leafspine
@@ -27,33 +37,37 @@ topology:
 workload:
   kind: permutation
   bytes: 65536
-`))
-	require.NoError(t, err)
-	r, err := NewRun(s)
-	require.NoError(t, err)
-	dead, err := serdes.NewFailureSampler(1, 1)
-	require.NoError(t, err)
-	*r.Cluster.Leaves[0].TxPhy(1).Wire().Sampler() = *dead
-	err = r.Complete(context.Background(), 10*rtlmodel.Microsecond, 20*rtlmodel.Millisecond, nil)
-	t.Log(err)
-	var fe *FlowsFailedError
-	require.ErrorAs(t, err, &fe)
-	require.NotEmpty(t, fe.Failed)
-	rto := nic400g.DefaultConfig(0).RTO
-	for _, f := range fe.Failed {
-		require.True(t, f.Src == 1 || f.Dst == 1, "flow %d (%d to %d) does not touch host 1", f.ID, f.Src, f.Dst)
-		require.Equal(t, nic400g.StatusRetryExceeded.String(), f.Status)
-		require.Greater(t, f.FailedNS-f.StartNS, float64(nic400g.MaxRetryCount+1)*rto.Nanoseconds(), "flow %d failed before its last timeout", f.ID)
-	}
-	touching := 0
-	for _, f := range r.Flows {
-		if f.Src == 1 || f.Dst == 1 {
-			touching++
+`+c.nic))
+		require.NoError(t, err)
+		r, err := NewRun(s)
+		require.NoError(t, err)
+		dead, err := serdes.NewFailureSampler(1, 1)
+		require.NoError(t, err)
+		*r.Cluster.Leaves[0].TxPhy(1).Wire().Sampler() = *dead
+		err = r.Complete(context.Background(), 10*rtlmodel.Microsecond, 20*rtlmodel.Millisecond, nil)
+		t.Log(err)
+		var fe *FlowsFailedError
+		require.ErrorAs(t, err, &fe)
+		require.NotEmpty(t, fe.Failed)
+		// the last timeout comes (retries + 1) RTOs after the first send,
+		// a few microseconds after the post
+		last := float64(c.retries+1) * c.rto.Nanoseconds()
+		for _, f := range fe.Failed {
+			require.True(t, f.Src == 1 || f.Dst == 1, "flow %d (%d to %d) does not touch host 1", f.ID, f.Src, f.Dst)
+			require.Equal(t, nic400g.StatusRetryExceeded.String(), f.Status)
+			require.Greater(t, f.FailedNS-f.StartNS, last, "flow %d failed before its last timeout", f.ID)
+			require.Less(t, f.FailedNS-f.StartNS, last+10e3, "flow %d failed long after its last timeout", f.ID)
 		}
+		touching := 0
+		for _, f := range r.Flows {
+			if f.Src == 1 || f.Dst == 1 {
+				touching++
+			}
+		}
+		require.Len(t, fe.Failed, touching)
+		res := r.Results()
+		require.Equal(t, len(r.Flows)-touching, res.Completed)
+		require.Equal(t, fe.Failed, res.Failed)
+		require.Contains(t, err.Error(), "retry count exceeded")
 	}
-	require.Len(t, fe.Failed, touching)
-	res := r.Results()
-	require.Equal(t, len(r.Flows)-touching, res.Completed)
-	require.Equal(t, fe.Failed, res.Failed)
-	require.Contains(t, err.Error(), "retry count exceeded")
 }

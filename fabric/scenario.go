@@ -76,7 +76,17 @@ type ScenarioNIC struct {
 	Recovery       string `yaml:"recovery"` // sr, gbn
 	ReorderPackets int    `yaml:"reorder_packets"`
 	ReorderTol     int    `yaml:"reorder_tolerance"`
+	// RTOUS is the retransmission timeout in microseconds (0: the NIC's
+	// default, 200 us); RetryCount how many times a QP resends after
+	// timeouts in a row before it fails (0 to 7, unset: 7; see
+	// nic400g.Config.RetryCount).
+	RTOUS      float64 `yaml:"rto_us"`
+	RetryCount *int    `yaml:"retry_count"`
 }
+
+// maxRTOUS bounds nic.rto_us: a second, beyond any timeout a fabric run
+// would wait out (and far from overflowing picoseconds).
+const maxRTOUS = 1e6
 
 // ScenarioWorkload selects the traffic.
 type ScenarioWorkload struct {
@@ -249,6 +259,12 @@ func (n ScenarioNIC) validate() error {
 	}
 	if n.ReorderTol < 0 {
 		errs = append(errs, keyed("nic.reorder_tolerance", fmt.Errorf("nic.reorder_tolerance %d: 0 (the default) or more", n.ReorderTol)))
+	}
+	if !(n.RTOUS >= 0 && n.RTOUS <= maxRTOUS) {
+		errs = append(errs, keyed("nic.rto_us", fmt.Errorf("nic.rto_us %v: microseconds, above 0 and at most %v (0: the default)", n.RTOUS, maxRTOUS)))
+	}
+	if r := n.RetryCount; r != nil && (*r < 0 || *r > nic400g.MaxRetryCount) {
+		errs = append(errs, keyed("nic.retry_count", fmt.Errorf("nic.retry_count %d: 0 to %d (the RC QP's 3-bit retry_cnt)", *r, nic400g.MaxRetryCount)))
 	}
 	return errors.Join(errs...)
 }

@@ -37,6 +37,8 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 		{"negative mtu", scenarioBase + scenarioWorkload + "nic:\n  cc: dcqcn\n  mtu: -1\n", "nic.mtu -1", 12, false},
 		{"reorder", scenarioBase + scenarioWorkload + "nic:\n  reorder_tolerance: -2\n", "nic.reorder_tolerance -2", 11, false},
 		{"cc", scenarioBase + scenarioWorkload + "nic:\n  cc: reno\n", `nic.cc "reno"`, 11, false},
+		{"rto", scenarioBase + scenarioWorkload + "nic:\n  cc: dcqcn\n  rto_us: -5\n", "nic.rto_us -5", 12, false},
+		{"retry count", scenarioBase + scenarioWorkload + "nic:\n  retry_count: 8\n", "nic.retry_count 8", 11, false},
 		{"lb", scenarioBase + scenarioWorkload + "switch:\n  lb: hashing\n", `switch.lb "hashing"`, 11, false},
 		{"kmax", scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin_bytes: 500\n    kmax_bytes: 100\n", "switch.ecn: KmaxBytes 100 must exceed KminBytes 500", 13, false},
 		{"pmax", scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin_bytes: 1\n    kmax_bytes: 2\n    pmax: -1\n", "pmax -1", 14, false},
