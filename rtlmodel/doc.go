@@ -45,6 +45,16 @@
 // the partitions one after the other within a window. The OnePartition
 // option ignores partitions, to prove the windows exact.
 //
+// Prefetching: while one partition runs its window, the kernel prefetches
+// (Prefetch, a hint that reads nothing) what the next partitions with work
+// in the window will read, one level of each chain per partition run: a
+// partition's fields, its list of links delivered to, those links, their
+// queued items and what PrefetchWith names of each, and the levels of its
+// components that are Prefetchers. A fabric of a thousand devices touches
+// each device's state once a window, after the rest of the fabric has
+// evicted it; the prefetches overlap those misses with the work of the
+// partitions before. They change nothing a model computes.
+//
 // Determinism: events at one time are ordered by (time, clock of the
 // domain, registration order), clocks in the order their first domain was
 // registered; every component draws random numbers from its own

@@ -51,7 +51,8 @@ type Engine struct {
 	// wake, item or credit for it must come at or after it (dense, as next:
 	// a window sets it for every partition)
 	doneUntil []Time
-	now       Time // the edge being run (or the last one)
+	ahead     []int32 // the partitions with work in the window being run, in order
+	now       Time    // the edge being run (or the last one)
 	shuffle   *RNG
 	err       error
 	stop      bool
@@ -250,6 +251,10 @@ func (e *Engine) start() {
 	for _, c := range e.clocks {
 		for _, cs := range c.comps {
 			c.part.wakes.push(newWake(c.phase, c.index, cs.order, cs))
+			if pf, ok := cs.comp.(Prefetcher); ok && c.part.nPrefetchers < maxPrefetchers {
+				c.part.prefetchers[c.part.nPrefetchers] = pf
+				c.part.nPrefetchers++
+			}
 		}
 	}
 }

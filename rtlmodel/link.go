@@ -110,7 +110,8 @@ type Link[T any] struct {
 	// Format renders an item for traces; nil uses fmt.Sprint.
 	Format func(T) string
 
-	readItem func(T) uint64 // reads an item ahead of use (ReadAheadWith); nil: the queue entry only
+	readItem     func(T) uint64 // reads an item ahead of use (ReadAheadWith); nil: the queue entry only
+	prefetchItem func(T)        // prefetches what an item points to (PrefetchWith); nil: nothing
 }
 
 // Taker is a receiver that takes every item of a link when it is sent

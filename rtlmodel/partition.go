@@ -35,6 +35,10 @@ type part struct {
 	// most of them empty at any time: looking only at those delivered to
 	// spares a miss on each of the others every window.
 	arriving []readerAhead
+	// prefetchers: its first components that name the lines they read
+	// next (Prefetcher), in the order of their clocks and registration
+	prefetchers  [maxPrefetchers]Prefetcher
+	nPrefetchers int
 	// sink keeps the reads ahead from being optimised away; it is the
 	// partition's own, so engines in concurrent goroutines share nothing
 	sink uint64
@@ -47,6 +51,10 @@ type readerAhead interface {
 	// untold reports whether the link holds an item whose arrival its
 	// receiver has not been told of
 	untold() bool
+	// the prefetch pipeline's levels (partition_prefetch.go)
+	prefetchLink()
+	prefetchQueued()
+	prefetchItems(end Time)
 }
 
 // warm reads, before the partition runs a window ending at end, the items
@@ -203,6 +211,14 @@ func (e *Engine) runWindows(until Time) error {
 		if until < end-1 {
 			end = until + 1
 		}
+		ahead := e.ahead[:0]
+		for i, t := range e.next {
+			if t < end {
+				ahead = append(ahead, int32(i))
+			}
+		}
+		e.ahead = ahead
+		k := 0 // ahead[k] is the next partition with work to run
 		for i, p := range e.parts {
 			if e.next[i] >= end {
 				// nothing to do in this window, counting what the
@@ -211,6 +227,8 @@ func (e *Engine) runWindows(until Time) error {
 				e.doneUntil[i] = end
 				continue
 			}
+			e.prefetchAhead(ahead, k, end)
+			k++
 			e.cur = p
 			untold := p.warm(e, end)
 			t := e.nextTime()
