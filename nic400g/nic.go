@@ -182,6 +182,7 @@ func (n *NIC) ConnectWire(tx, rx *rtlmodel.Link[serdes.RxFrame[*packet.Desc]]) {
 	// a frame becomes visible when it leaves the pipeline
 	rx.DelayArrivals(n.cfg.RxCycles)
 	rx.ReadAheadWith(readRxAhead)
+	rx.PrefetchWith(prefetchRx)
 }
 
 // readRxAhead reads what the receive path reads of a frame: its

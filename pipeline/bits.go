@@ -1,6 +1,11 @@
 package pipeline
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
 
 // Bits is a request vector: bit i set means requester i asks for a grant.
 // It holds 64 requesters per word; NewBits sizes it for n requesters.
@@ -113,3 +118,11 @@ func (b Bits) NextFrom(from, n int) int {
 }
 
 func trailingZeros(w uint64) int { return bits.TrailingZeros64(w) }
+
+// Prefetch prefetches the vector's words (rtlmodel.Prefetch), for a
+// component's rtlmodel.Prefetcher.
+func (b Bits) Prefetch() {
+	if len(b) > 0 {
+		rtlmodel.PrefetchLines(unsafe.Pointer(&b[0]), uintptr(len(b))*8)
+	}
+}

@@ -2,6 +2,7 @@ package serdes
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
@@ -200,3 +201,7 @@ func (m *RxMAC[T]) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		m.out.Send(f)
 	}
 }
+
+// Prefetch prefetches the PHY's lines, what taking a frame reads, for the
+// sending component's rtlmodel.Prefetcher.
+func (p *PhyLink[T]) Prefetch() { rtlmodel.PrefetchLines(unsafe.Pointer(p), unsafe.Sizeof(*p)) }

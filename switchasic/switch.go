@@ -133,6 +133,7 @@ func (sw *Switch) buildPipes() error {
 		ip.out.WatchArrivals(&sw.mmu.arrivals, len(sw.mmu.in))
 		// the pipeline's 64 ns often carry a packet into the next window
 		ip.out.ReadAheadWith(readDescAhead)
+		ip.out.PrefetchWith(prefetchDesc)
 		ip.out.ReadAheadInWindows()
 		sw.mmu.in = append(sw.mmu.in, ip.out)
 		sw.pipes = append(sw.pipes, ip)
@@ -207,6 +208,7 @@ func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*packet.Desc]) (*rtlmodel.
 	}
 	l.WatchArrivals(&pipe.watch, len(pipe.in))
 	l.ReadAheadWith(readFrameAhead)
+	l.PrefetchWith(prefetchFrame)
 	pipe.ports = append(pipe.ports, i)
 	pipe.in = append(pipe.in, l)
 	pipe.ready = pipeline.NewBits(len(pipe.in))
@@ -223,6 +225,7 @@ func (sw *Switch) AttachTx(i int, to *rtlmodel.Handle) (*rtlmodel.Link[serdes.Rx
 	}
 	sw.tx[i].Connect(sw.txIn[i], l)
 	l.ReadAheadWith(readFrameAhead)
+	l.PrefetchWith(prefetchFrame)
 	return l, nil
 }
 

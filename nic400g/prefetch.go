@@ -1,0 +1,81 @@
+package nic400g
+
+import (
+	"unsafe"
+
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
+)
+
+// Where readRxAhead's lines of a descriptor begin.
+const (
+	hdrOffset  = unsafe.Offsetof(packet.Desc{}.Hdr)
+	metaOffset = unsafe.Offsetof(packet.Desc{}.Meta)
+	metaBytes  = unsafe.Sizeof(packet.DescMeta{})
+)
+
+// prefetchRx prefetches what readRxAhead reads of an arriving frame: its
+// descriptor's first line, its headers and its transport fields
+// (rtlmodel.Link.PrefetchWith).
+func prefetchRx(f serdes.RxFrame[*packet.Desc]) {
+	d := unsafe.Pointer(f.Frame)
+	rtlmodel.Prefetch(d)
+	rtlmodel.Prefetch(unsafe.Add(d, hdrOffset))
+	rtlmodel.Prefetch(unsafe.Add(d, hdrOffset+packet.HeaderCap/2))
+	rtlmodel.Prefetch(unsafe.Add(d, metaOffset))
+	rtlmodel.Prefetch(unsafe.Add(d, metaOffset+metaBytes-1))
+}
+
+// Prefetch names the lines the NIC's next evaluation reads
+// (rtlmodel.Prefetcher): its own fields after the configuration (level 0);
+// its links, PHY, timer heap, transmit ring and control frames (1); the
+// queue entries on its links and the slots of the QPs whose transmit turn
+// and timer come first (2); then those QPs' states (3).
+func (n *NIC) Prefetch(level int) {
+	switch level {
+	case 0:
+		p := unsafe.Pointer(n)
+		rtlmodel.PrefetchLines(unsafe.Add(p, unsafe.Offsetof(n.e)), unsafe.Sizeof(*n)-unsafe.Offsetof(n.e))
+	case 1:
+		n.in.Prefetch()
+		n.out.Prefetch()
+		if n.doorbells != nil {
+			n.doorbells.Prefetch()
+		}
+		n.phy.Prefetch()
+		if len(n.timers.s) > 0 {
+			rtlmodel.Prefetch(unsafe.Pointer(&n.timers.s[0]))
+		}
+		if n.ring.Len() > 0 {
+			rtlmodel.Prefetch(unsafe.Pointer(n.ring.Front()))
+		}
+		if len(n.ctrl) > 0 {
+			rtlmodel.Prefetch(unsafe.Pointer(&n.ctrl[0]))
+		}
+	case 2, 3:
+		if level == 2 {
+			n.in.PrefetchQueue()
+			n.out.PrefetchQueue()
+		}
+		if n.ring.Len() > 0 {
+			n.prefetchQP(*n.ring.Front(), level)
+		}
+		if len(n.timers.s) > 0 {
+			n.prefetchQP(n.timers.s[0].qp, level)
+		}
+	}
+}
+
+// prefetchQP prefetches, for level 2, QP id's slot in the list of active
+// states, and for level 3 the state it points to.
+func (n *NIC) prefetchQP(id uint32, level int) {
+	if int(id) >= len(n.qps) {
+		return
+	}
+	if level == 2 {
+		rtlmodel.Prefetch(unsafe.Pointer(&n.qps[id]))
+	} else if q := n.qps[id]; q != nil {
+		rtlmodel.PrefetchLines(unsafe.Pointer(q), unsafe.Sizeof(*q))
+	}
+}
