@@ -38,6 +38,7 @@ func runCommand() *cli.Command {
 			&cli.Float64Flag{Name: "step-us", Value: 10, Usage: "simulated microseconds between progress updates and queue samples"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a pprof CPU profile of the simulation to `FILE`"},
 			&cli.StringFlag{Name: "memprofile", Usage: "write a pprof heap profile, taken when the run ends, to `FILE`"},
+			&cli.BoolFlag{Name: "huge-pages", Value: true, Usage: "on Linux, map the heap for transparent huge pages before building the model (fewer TLB misses on large fabrics; --huge-pages=false keeps the system's default)"},
 			&cli.BoolFlag{Name: "always-tick", Usage: "evaluate every component at every clock edge (slow; the results must not change)"},
 			&cli.BoolFlag{Name: "lockstep", Usage: "run all devices edge by edge instead of each for a window of the lookahead (slow; the results must not change)"},
 			&cli.Uint64Flag{Name: "shuffle-seed", Usage: "evaluate the components of each edge in an order drawn from `SEED` (the results must not change)"},
@@ -70,6 +71,10 @@ func runScenario(c *cli.Context) error {
 		sc.Seed = c.Uint64("seed")
 	}
 	build := time.Now()
+	if c.Bool("huge-pages") {
+		// a hint: where the kernel refuses, the run goes on with small pages
+		_, _ = preferHugePages()
+	}
 	r, err := fabric.NewRunMode(sc, fabric.EngineMode{AlwaysTick: c.Bool("always-tick"), ShuffleSeed: c.Uint64("shuffle-seed"), Lockstep: c.Bool("lockstep")})
 	if err != nil {
 		return err
