@@ -204,6 +204,11 @@ func (r *Run) wire() error {
 				return fmt.Errorf("flow %d waits for unknown flow %d", f.ID, a)
 			}
 			t.after[a] = append(t.after[a], i)
+			// the host of flow a tells the host of flow i when a ends,
+			// by a wake, not a link
+			if err := e.Couple(t.hosts[r.Flows[a].Src].h, t.hosts[f.Src].h); err != nil {
+				return err
+			}
 		}
 		if t.st[i].pending == 0 {
 			h := t.hosts[f.Src]

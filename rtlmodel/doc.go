@@ -29,29 +29,30 @@
 // Partitions: a model of devices that talk only over links slower than
 // some lookahead (switches and NICs joined by wires) can put each device in
 // a partition of its own (Engine.Partition) and set the lookahead
-// (SetLookahead). The engine then runs window by window: each window
-// starts at the earliest time any partition has work and lasts the
-// lookahead, and each partition runs its edges of the window alone, in the
-// order the partitions were made. Nothing sent from one partition to
-// another can arrive within the window, so every component sees what it
-// would see run edge by edge, while a device's state stays in the caches
-// for a whole window. An item sent to another partition is told to its
-// receiver (a wake, or an event of its Watch) when the window that holds
-// its arrival begins, by the receiving partition, which reads the item
-// ahead then. A link into a partition that runs earlier in a
-// window must deliver (and return credits) at least the lookahead after
-// the edge that sends; one that does not stops the run with an error
-// naming it. Hooks and traces see each partition's edges in time order,
-// the partitions one after the other within a window. The OnePartition
+// (SetLookahead). The engine then runs the partitions in sweeps, in the
+// order they were made, each alone as far as its neighbours allow: up to
+// a lookahead past the time every partition linked to it (either way, or
+// coupled with Couple) has run to, since nothing they send can reach it
+// sooner. A partition whose neighbours ran before it in the sweep finds
+// them ahead and runs two lookaheads at once; time no partition has work
+// in is skipped. Every component sees what it would see run edge by
+// edge, while a device's state stays in the caches for its whole run. An
+// item sent to another partition is told to its receiver (a wake, or an
+// event of its Watch) when a run of the receiving partition that holds
+// its arrival begins, by that partition, which reads the item ahead then.
+// Every link between partitions must deliver (and return credits) at
+// least the lookahead after the edge that sends; one that does not stops
+// the run with an error naming it. Hooks and traces see each partition's
+// edges in time order, the partitions one after the other. The OnePartition
 // option ignores partitions, to prove the windows exact.
 //
-// Prefetching: while one partition runs its window, the kernel prefetches
-// (Prefetch, a hint that reads nothing) what the next partitions with work
-// in the window will read, one level of each chain per partition run: a
+// Prefetching: while one partition runs, the kernel prefetches (Prefetch,
+// a hint that reads nothing) what the next partitions with work in the
+// sweep will read, one level of each chain per partition run: a
 // partition's fields, its list of links delivered to, those links, their
 // queued items and what PrefetchWith names of each, and the levels of its
 // components that are Prefetchers. A fabric of a thousand devices touches
-// each device's state once a window, after the rest of the fabric has
+// each device's state once a sweep, after the rest of the fabric has
 // evicted it; the prefetches overlap those misses with the work of the
 // partitions before. They change nothing a model computes.
 //

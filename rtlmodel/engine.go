@@ -52,10 +52,13 @@ type Engine struct {
 	// a window sets it for every partition)
 	doneUntil []Time
 	ahead     []int32 // the partitions with work in the window being run, in order
-	now       Time    // the edge being run (or the last one)
-	shuffle   *RNG
-	err       error
-	stop      bool
+	// per partition, the partitions linked or coupled to it either way
+	neighbours [][]int32
+	couples    map[[2]*part]bool // Couple: pairs of partitions, the one made first first
+	now        Time              // the edge being run (or the last one)
+	shuffle    *RNG
+	err        error
+	stop       bool
 
 	progress     uint64
 	progressTime Time

@@ -69,10 +69,10 @@ type Link[T any] struct {
 	latencyPs, creditPs Time
 	rxDelay             Time // a receive pipeline every item crosses before it is visible
 	sameDomain          bool
-	// the receiver's (sender's) partition runs before the sender's
-	// (receiver's) in a window: every delivery (credit return) must come
-	// a whole lookahead after the edge that makes it
-	itemsBack, creditsBack bool
+	// across: the ends are in different partitions, which run up to a
+	// lookahead apart, so every delivery and credit return must come a
+	// whole lookahead after the edge that makes it
+	across bool
 	// creditWanted: the sender found too few credits with none on their
 	// way back, so the next return wakes it (returns wake a sender only
 	// when it has found a shortage since it was last woken for one)
@@ -230,8 +230,7 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 	if from.cs.clk.part != to.cs.clk.part {
 		l.ahead, l.pull = to.cs.clk.part, true
 	}
-	l.itemsBack = backward(from.cs.clk.part, to.cs.clk.part)
-	l.creditsBack = backward(to.cs.clk.part, from.cs.clk.part)
+	l.across = from.cs.clk.part != to.cs.clk.part
 	e.links = append(e.links, l)
 	return l, nil
 }
@@ -241,7 +240,11 @@ type linkInfo interface {
 	Name() string
 	Pending() int
 	waitingOn() string
+	// parts returns the partitions of the sender and the receiver
+	parts() (from, to *part)
 }
+
+func (l *Link[T]) parts() (from, to *part) { return l.fromCS.part, l.toCS.part }
 
 // NewByteLink is NewLink for a link whose credits count bytes: size gives
 // an item's cost, cfg.WidthBytes and cfg.MaxItemBytes size the round trip.
@@ -386,7 +389,7 @@ func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 		}
 		return
 	}
-	if l.itemsBack && at < e.now+e.window() {
+	if l.across && at < e.now+e.window() {
 		e.tooSoon(l.toCS, at, "link ", l.name)
 	}
 	l.q.Push(flight[T]{at: at, item: v})

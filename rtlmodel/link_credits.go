@@ -138,7 +138,7 @@ func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
 		at = tx.FirstEdgeAfter(taken) + l.creditPs
 	}
 	e.noteProgress(uint64(n))
-	if l.creditsBack && at < e.now+e.window() {
+	if l.across && at < e.now+e.window() {
 		e.tooSoon(l.fromCS, at, "credits of link ", l.name)
 	}
 	if l.returns.n > 0 && l.returns.Back().at == at {

@@ -1,18 +1,22 @@
 package rtlmodel
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // part is a partition: a group of clock domains with its own schedule
 // (wakes, plans, active lists, commits). A model made of devices that talk
 // only over links slower than a lookahead (switches and NICs joined by
 // wires of at least a few tens of nanoseconds) can run each device alone
-// for a window of that length, one after the other, instead of all of them
-// edge by edge: nothing one device sends in a window can reach another
-// before the window ends, so the results are those of the lockstep run,
-// while a device's state stays in the caches for a whole window.
+// for a window of up to that length past its neighbours, one after the
+// other, instead of all of them edge by edge: nothing one device sends can
+// reach another sooner than the lookahead, so the results are those of
+// the lockstep run, while a device's state stays in the caches for a
+// whole window (runWindows).
 type part struct {
 	name   string
-	index  int      // creation order: the order partitions run in a window
+	index  int      // creation order: the order partitions run in a sweep
 	clocks []*clock // of its domains, in creation order
 
 	activeClocks []*clock // clocks with a non-empty active list, any order
@@ -136,10 +140,11 @@ func (e *Engine) Partition(name string) error {
 // Partitions returns the number of partitions.
 func (e *Engine) Partitions() int { return len(e.parts) }
 
-// SetLookahead sets the length of the windows in which each partition runs
-// alone: the least time any link between partitions takes to deliver an
-// item or return a credit, counted from the edge that sends it. 0 runs the
-// partitions edge by edge (a window per edge time).
+// SetLookahead sets how far past its neighbours a partition may run alone:
+// the least time any link between partitions takes to deliver an item or
+// return a credit (or a coupled wake, Couple, to come), counted from the
+// edge that sends it. 0 runs the partitions edge by edge (a window per
+// edge time).
 func (e *Engine) SetLookahead(t Time) error {
 	if e.started {
 		return fmt.Errorf("lookahead set after the run began")
@@ -160,26 +165,23 @@ func (e *Engine) crossing(cs *compState, t Time, what, name string) {
 	}
 }
 
-// backward reports whether an event from partition from to partition to
-// may find to already past it in the window: to runs first (a link from a
-// NIC back to a switch made before it), so the event must come a whole
-// window after the edge that sends it. An event for a partition that runs
-// later in the window needs only come after the edge, as every event does.
-func backward(from, to *part) bool { return from != to && to.index < from.index }
-
 // tooSoon stops the run: an event reaches cs at t, before the end of a
 // window its partition may have run.
 func (e *Engine) tooSoon(cs *compState, t Time, what, name string) {
 	p := cs.part
 	e.fail(fmt.Errorf("%s%s: reaches %s at %v, %v after the edge at %v, within the lookahead of %v "+
-		"(partition %s runs before %s in a window)",
+		"(partition %s may have run ahead of %s by up to the lookahead)",
 		what, name, cs.path, t, t-e.now, e.now, e.lookahead, p.name, e.cur.name))
 }
 
-// runWindows runs the partitions window by window up to until: each window
-// starts at the earliest time any partition has work and lasts the
-// lookahead (at least one edge time), and every partition runs its edges
-// of the window in turn, in the order the partitions were made.
+// runWindows runs the partitions up to until, each as far as its
+// neighbours allow: a partition may run up to a lookahead past the time
+// every partition linked to it (either way) has run to, since nothing they
+// send can reach it sooner. Taken in creation order, a partition whose
+// neighbours ran before it in the sweep finds them ahead and runs two
+// lookaheads at once, so that each device's state is read once for twice
+// the simulated time it was when every partition ran one window per
+// sweep. Time that no partition has work in is skipped.
 func (e *Engine) runWindows(until Time) error {
 	defer e.select0()
 	if e.next == nil {
@@ -189,7 +191,9 @@ func (e *Engine) runWindows(until Time) error {
 			e.cur = p
 			e.next[i] = e.nextTime()
 		}
+		e.neighbours = e.partNeighbours()
 	}
+	L := e.window()
 	for !e.stop {
 		t0 := Forever
 		for _, t := range e.next {
@@ -207,28 +211,39 @@ func (e *Engine) runWindows(until Time) error {
 			e.alignNow(t0)
 			return e.deadlock(fmt.Sprintf("no progress for %d cycles", e.opts.WatchdogCycles))
 		}
-		end := t0 + e.window()
-		if until < end-1 {
-			end = until + 1
+		// nothing anywhere before t0: every partition has run to it
+		for i, d := range e.doneUntil {
+			if d < t0 {
+				e.doneUntil[i] = t0
+			}
 		}
+		// the partitions likely to run in this sweep, for the prefetch
+		// pipeline: those with work in the two lookaheads after the time
+		// they have run to, the most a sweep can take them (their
+		// neighbours that run before them in it move up meanwhile)
 		ahead := e.ahead[:0]
 		for i, t := range e.next {
-			if t < end {
+			if t < e.doneUntil[i]+2*L && t <= until {
 				ahead = append(ahead, int32(i))
 			}
 		}
 		e.ahead = ahead
-		k := 0 // ahead[k] is the next partition with work to run
+		k := 0 // ahead[k] is the next listed partition
 		for i, p := range e.parts {
+			end := e.horizon(i, until, L)
+			if k < len(ahead) && int(ahead[k]) == i {
+				// a step of the prefetch pipeline per listed partition,
+				// run or not, so that each level comes once and in order
+				e.prefetchAhead(ahead, k, end+L)
+				k++
+			}
+			if end <= e.doneUntil[i] {
+				continue
+			}
 			if e.next[i] >= end {
-				// nothing to do in this window, counting what the
-				// partitions before it sent it; those after it can
-				// only send it something for end or later
 				e.doneUntil[i] = end
 				continue
 			}
-			e.prefetchAhead(ahead, k, end)
-			k++
 			e.cur = p
 			untold := p.warm(e, end)
 			t := e.nextTime()
@@ -243,6 +258,70 @@ func (e *Engine) runWindows(until Time) error {
 			e.doneUntil[i] = end
 		}
 	}
+	return nil
+}
+
+// horizon is the time partition i may run up to: a lookahead past the
+// least time its neighbours have run to, and no further than until.
+func (e *Engine) horizon(i int, until, lookahead Time) Time {
+	end := until + 1
+	if until == Forever {
+		end = Forever
+	}
+	for _, q := range e.neighbours[i] {
+		end = min(end, e.doneUntil[q]+lookahead)
+	}
+	return end
+}
+
+// partNeighbours lists, for each partition, the partitions linked or
+// coupled (Couple) to it either way.
+func (e *Engine) partNeighbours() [][]int32 {
+	nb := make([][]int32, len(e.parts))
+	join := func(a, b *part) {
+		if a == b {
+			return
+		}
+		if !slices.Contains(nb[a.index], int32(b.index)) {
+			nb[a.index] = append(nb[a.index], int32(b.index))
+		}
+		if !slices.Contains(nb[b.index], int32(a.index)) {
+			nb[b.index] = append(nb[b.index], int32(a.index))
+		}
+	}
+	for _, l := range e.links {
+		join(l.parts())
+	}
+	for c := range e.couples {
+		join(c[0], c[1])
+	}
+	for _, n := range nb {
+		slices.Sort(n) // the same lists whatever the order of the map of couples
+	}
+	return nb
+}
+
+// Couple declares that the components of a and b reach each other other
+// than by links (one wakes the other with Handle.WakeAt), so that their
+// partitions run no further apart than the lookahead, as linked ones do:
+// such a wake, too, must come at least the lookahead after the edge that
+// asks for it. Call it before the run; components of one partition need
+// no coupling.
+func (e *Engine) Couple(a, b *Handle) error {
+	if e.started {
+		return fmt.Errorf("couple %s and %s: after the run began", a.cs.path, b.cs.path)
+	}
+	pa, pb := a.cs.clk.part, b.cs.clk.part
+	if pa == pb {
+		return nil
+	}
+	if pa.index > pb.index {
+		pa, pb = pb, pa
+	}
+	if e.couples == nil {
+		e.couples = map[[2]*part]bool{}
+	}
+	e.couples[[2]*part{pa, pb}] = true
 	return nil
 }
 

@@ -96,12 +96,16 @@ func (p *part) prefetchStage(stage int, end Time) {
 	}
 }
 
-// prefetchAhead runs the pipeline before the k-th partition of the window's
+// prefetchAhead runs the pipeline before the k-th partition of the sweep's
 // list ahead runs: each partition up to prefetchDepth behind it in the
-// list gets the level of its distance.
+// list gets the level of its distance. Past the end of the list it goes on
+// from its start: the partitions with work in the next sweep are mostly
+// those of this one, and so its first partitions find their state
+// prefetched too.
 func (e *Engine) prefetchAhead(ahead []int32, k int, end Time) {
-	for s := 1; s <= prefetchDepth && k+s < len(ahead); s++ {
-		e.parts[ahead[k+s]].prefetchStage(prefetchDepth-s, end)
+	n := len(ahead)
+	for s := 1; s <= min(prefetchDepth, n-1); s++ {
+		e.parts[ahead[(k+s)%n]].prefetchStage(prefetchDepth-s, end)
 	}
 }
 
