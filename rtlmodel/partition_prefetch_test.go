@@ -35,6 +35,8 @@ func (c *prefetchLog) Prefetch(level int) {
 func TestPrefetchersAskedLevelByLevelAheadOfTheirWindow(t *testing.T) {
 	const parts = 8
 	const until = 60 * Nanosecond
+	defer func(n int) { prefetchMinParts = n }(prefetchMinParts)
+	prefetchMinParts = parts // small models run without the pipeline
 	run := func(prefetch bool) []string {
 		var log []string
 		e := NewEngine(Options{})
