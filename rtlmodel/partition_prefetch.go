@@ -26,18 +26,8 @@ const prefetchDepth = 5
 // pages) made one of 256 endpoints (288 partitions) about 20 % faster.
 var prefetchMinParts = 128
 
-// lineBytes is the size of a cache line.
-const lineBytes = 64
-
 // PrefetchLines prefetches the lines of the n bytes from p (Prefetch).
 func PrefetchLines(p unsafe.Pointer, n uintptr) { prefetchLines(p, n) }
-
-// prefetchLines prefetches the lines of n bytes from p.
-func prefetchLines(p unsafe.Pointer, n uintptr) {
-	for off := uintptr(0); off < n; off += lineBytes {
-		prefetch(unsafe.Add(p, off))
-	}
-}
 
 // Prefetcher is a component that can name the lines its next evaluation
 // reads, so that the kernel prefetches them while the partitions before
