@@ -49,9 +49,9 @@ type Engine struct {
 	next      []Time  // per partition, the next time it has work (while another runs)
 	// per partition, the time before which every edge of it has run, so a
 	// wake, item or credit for it must come at or after it (dense, as next:
-	// a window sets it for every partition)
+	// a sweep sets it for every partition)
 	doneUntil []Time
-	ahead     []int32 // the partitions with work in the window being run, in order
+	ahead     []int32 // the partitions likely to run in the sweep being run, in order
 	// per partition, the partitions linked or coupled to it either way
 	neighbours [][]int32
 	couples    map[[2]*part]bool // Couple: pairs of partitions, the one made first first

@@ -223,7 +223,7 @@ func (e *Engine) runWindows(until Time) error {
 		// neighbours that run before them in it move up meanwhile)
 		ahead := e.ahead[:0]
 		for i, t := range e.next {
-			if t < e.doneUntil[i]+2*L && t <= until {
+			if t < after(e.doneUntil[i], 2*L) && t <= until {
 				ahead = append(ahead, int32(i))
 			}
 		}
@@ -234,7 +234,7 @@ func (e *Engine) runWindows(until Time) error {
 			if k < len(ahead) && int(ahead[k]) == i {
 				// a step of the prefetch pipeline per listed partition,
 				// run or not, so that each level comes once and in order
-				e.prefetchAhead(ahead, k, end+L)
+				e.prefetchAhead(ahead, k, after(end, L))
 				k++
 			}
 			if end <= e.doneUntil[i] {
@@ -269,9 +269,18 @@ func (e *Engine) horizon(i int, until, lookahead Time) Time {
 		end = Forever
 	}
 	for _, q := range e.neighbours[i] {
-		end = min(end, e.doneUntil[q]+lookahead)
+		end = min(end, after(e.doneUntil[q], lookahead))
 	}
 	return end
+}
+
+// after is t+d, or Forever where that would overflow (a partition with no
+// neighbours may have run to Forever).
+func after(t, d Time) Time {
+	if t > Forever-d {
+		return Forever
+	}
+	return t + d
 }
 
 // partNeighbours lists, for each partition, the partitions linked or

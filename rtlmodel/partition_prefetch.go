@@ -2,10 +2,10 @@ package rtlmodel
 
 import "unsafe"
 
-// A window runs the partitions with work one after the other, and each
+// A sweep runs the partitions with work one after the other, and each
 // finds its own state (its fields, the links into it, the items on them
 // and what they point to) evicted by the rest of the fabric since its last
-// window. Reading those lines when the partition begins (warm) overlaps
+// run. Reading those lines when the partition begins (warm) overlaps
 // their misses with each other, but not with work: each level of the chain
 // (partition, list of links, link, queued item, descriptor) waits for the
 // one before. So while one partition runs, the kernel prefetches for the
@@ -22,8 +22,9 @@ const prefetchDepth = 5
 // to run the pipeline: a smaller one keeps its state in the caches from
 // one sweep to the next, and prefetching it costs more than it saves: a
 // fabric of 4 endpoints (7 partitions) ran 13 % slower with it and one of
-// 32 (40 partitions) about 10 % slower, while the pipeline (with huge
-// pages) made one of 256 endpoints (288 partitions) about 20 % faster.
+// 32 (40 partitions) about 10 % slower, one of 256 endpoints (288
+// partitions) as fast, and one of 1024 (1088 partitions) about 13 %
+// faster (alternating runs, before partitions ran ahead of each other).
 var prefetchMinParts = 128
 
 // PrefetchLines prefetches the lines of the n bytes from p (Prefetch).
@@ -50,7 +51,7 @@ const PrefetchLevels = 4
 const maxPrefetchers = 12
 
 // prefetchStage prefetches level stage (0 first) of what the partition's
-// next window reads: its fields; the list of links delivered to, the
+// next run reads: its fields; the list of links delivered to, the
 // first plan of its timer heap and its list of clocks; those links, the
 // component of that plan and the clocks; the links' first queued items;
 // what the items point to, with the receivers told of them; and, from
@@ -111,8 +112,8 @@ func (e *Engine) prefetchAhead(ahead []int32, k int, end Time) {
 }
 
 // queuedAhead is how many queued items of a link the pipeline prefetches:
-// a window of a hundred nanoseconds holds one or two 4 KB frames of a
-// 400G port and a few ACKs.
+// a run of two lookaheads of a hundred nanoseconds holds two or three 4 KB
+// frames of a 400G port, or a few ACKs.
 const queuedAhead = 3
 
 // prefetchLink prefetches the lines of the link that reading it ahead and
@@ -176,7 +177,7 @@ func (l *Link[T]) PrefetchQueue() {
 }
 
 // PrefetchWith sets what the kernel prefetches of an item arriving in a
-// window before the receiver's partition runs it (Prefetch, say the lines
+// run of the receiver's partition before that run begins (Prefetch, say the lines
 // of a descriptor it points to), as ReadAheadWith sets what is read. Call
 // it before the run.
 func (l *Link[T]) PrefetchWith(fn func(T)) { l.prefetchItem = fn }
