@@ -4,9 +4,10 @@
 //
 // A Run puts each switch and each NIC, with the flow scheduler of its host,
 // in a kernel partition of its own, with the least wire latency between
-// devices as the lookahead (rtlmodel.Engine.Partition): devices run window
-// by window, and the results are those of a run edge by edge
-// (EngineMode.Lockstep). A host's scheduler learns of a completion when
+// devices as the lookahead (rtlmodel.Engine.Partition): each device runs
+// alone up to the lookahead past its neighbours (the devices cabled to it,
+// and the hosts whose flows wait for its own, coupled), and the results
+// are those of a run edge by edge (EngineMode.Lockstep). A host's scheduler learns of a completion when
 // its NIC writes the CQE and acts on it when the CQE becomes visible, as
 // do the schedulers of hosts whose flows wait for it.
 //

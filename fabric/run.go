@@ -34,7 +34,7 @@ type EngineMode struct {
 	// an order drawn from it instead of registration order.
 	ShuffleSeed uint64
 	// Lockstep runs every device edge by edge in one partition instead of
-	// each in its own, window by window.
+	// each in its own, up to the lookahead past its neighbours.
 	Lockstep bool
 }
 

@@ -95,9 +95,9 @@ func twoDevices(t *testing.T, opts Options, parts bool, lookahead Time, crossLat
 	return e, logs
 }
 
-// Devices in partitions of their own, run window by window, see exactly
-// what they see run edge by edge in one partition: with a window of the
-// lookahead, of one edge or shorter than a clock period (so that most
+// Devices in partitions of their own, each run up to the lookahead past the
+// other, see exactly what they see run edge by edge in one partition: with
+// a window of the lookahead, of one edge or shorter than a clock period (so that most
 // windows hold no edge of one of the devices), idle-skipping,
 // always-ticked or shuffled. The
 // links between them go both ways, so one of the two always reaches a
