@@ -52,6 +52,9 @@ type Engine struct {
 	// a sweep sets it for every partition)
 	doneUntil []Time
 	ahead     []int32 // the partitions likely to run in the sweep being run, in order
+	// prefetching: the model has partitions enough for the prefetch
+	// pipeline (prefetchMinParts); else ahead stays empty
+	prefetching bool
 	// per partition, the partitions linked or coupled to it either way
 	neighbours [][]int32
 	couples    map[[2]*part]bool // Couple: pairs of partitions, the one made first first

@@ -192,6 +192,7 @@ func (e *Engine) runWindows(until Time) error {
 			e.next[i] = e.nextTime()
 		}
 		e.neighbours = e.partNeighbours()
+		e.prefetching = len(e.parts) >= prefetchMinParts
 	}
 	L := e.window()
 	for !e.stop {
@@ -223,7 +224,7 @@ func (e *Engine) runWindows(until Time) error {
 		// neighbours that run before them in it move up meanwhile)
 		ahead := e.ahead[:0]
 		for i, t := range e.next {
-			if t < after(e.doneUntil[i], 2*L) && t <= until {
+			if e.prefetching && t < after(e.doneUntil[i], 2*L) && t <= until {
 				ahead = append(ahead, int32(i))
 			}
 		}

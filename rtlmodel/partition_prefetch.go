@@ -103,9 +103,6 @@ func (p *part) prefetchStage(stage int, end Time) {
 // prefetched too.
 func (e *Engine) prefetchAhead(ahead []int32, k int, end Time) {
 	n := len(ahead)
-	if len(e.parts) < prefetchMinParts {
-		return
-	}
 	for s := 1; s <= min(prefetchDepth, n-1); s++ {
 		e.parts[ahead[(k+s)%n]].prefetchStage(prefetchDepth-s, end)
 	}
