@@ -55,9 +55,11 @@ func markHeapForHugePages() (uint64, error) {
 	var marked uint64
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		// start-end perms offset dev inode [path]
+		// start-end perms offset dev inode [path], where an anonymous
+		// mapping has no path or, on kernels that name them (as the Go
+		// runtime does its heap), "[anon: name]"
 		fields := strings.Fields(sc.Text())
-		if len(fields) != 5 || fields[1] != "rw-p" {
+		if len(fields) < 5 || fields[1] != "rw-p" || len(fields) > 5 && !strings.HasPrefix(fields[5], "[anon:") {
 			continue
 		}
 		var start, end uintptr
