@@ -35,7 +35,14 @@ func (m *mmu) Prefetch(level int) {
 	switch level {
 	case 0:
 		rtlmodel.PrefetchLines(unsafe.Pointer(m), unsafe.Sizeof(*m))
+		for _, ip := range m.hosted {
+			ip.Prefetch(0)
+		}
 	case 1:
+		m.rx.Prefetch()
+		for _, ip := range m.hosted {
+			ip.Prefetch(1)
+		}
 		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.work)), uintptr(len(m.work))*8)
 		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.held)), uintptr(len(m.held))*8)
 		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.occupied)), uintptr(len(m.occupied)))
@@ -83,13 +90,17 @@ func (ip *ingressPipe) Prefetch(level int) {
 	case 0:
 		rtlmodel.PrefetchLines(unsafe.Pointer(ip), unsafe.Sizeof(*ip))
 	case 1:
-		ip.out.Prefetch()
+		if ip.out != nil {
+			ip.out.Prefetch()
+		}
 		ip.ready.Prefetch()
 		ip.watch.Prefetch()
 		if ip.lb != nil {
 			rtlmodel.Prefetch(unsafe.Pointer(ip.lb))
 		}
 	case 2:
-		ip.out.PrefetchQueue()
+		if ip.out != nil {
+			ip.out.PrefetchQueue()
+		}
 	}
 }

@@ -121,6 +121,13 @@ func (sw *Switch) buildPipes() error {
 			malformed: st.Counter(p+"/drop_malformed", "frames", "frames the parser rejected"),
 			noRoute:   st.Counter(p+"/drop_no_route", "frames", "frames with no route"),
 			pfc:       st.Counter(p+"/rx_pfc", "frames", "PFC frames received")}
+		if sw.hostsPipes() {
+			ip.delay = rtlmodel.Time(sw.cfg.IngressCycles) * sw.dom.Period()
+			sw.mmu.hosted = append(sw.mmu.hosted, ip)
+			sw.pipes = append(sw.pipes, ip)
+			sw.lbs = append(sw.lbs, ip.lb)
+			continue
+		}
 		var err error
 		if ip.h, err = sw.e.Add(sw.dom, p, ip); err != nil {
 			return err
@@ -201,12 +208,21 @@ func (sw *Switch) NeighbourWire(i int) serdes.WireConfig { return sw.wireConfig(
 // AttachRx connects a neighbour's PHY, which delivers into port i.
 func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*packet.Desc]) (*rtlmodel.Link[serdes.RxFrame[*packet.Desc]], error) {
 	pipe := sw.pipes[sw.ports[i].Pipe]
-	l, err := rtlmodel.NewLink[serdes.RxFrame[*packet.Desc]](fmt.Sprintf("%s/port%d/rx", sw.path, i), phy.Handle(), pipe.h,
+	to := pipe.h
+	if pipe.h == nil {
+		to = sw.mmu.h // hosted (hostsPipes)
+	}
+	l, err := rtlmodel.NewLink[serdes.RxFrame[*packet.Desc]](fmt.Sprintf("%s/port%d/rx", sw.path, i), phy.Handle(), to,
 		rtlmodel.LinkConfig{Latency: 1, Width: 1})
 	if err != nil {
 		return nil, err
 	}
-	l.WatchArrivals(&pipe.watch, len(pipe.in))
+	if pipe.h == nil {
+		l.DelayArrivals(sw.cfg.IngressCycles)
+		l.WatchArrivals(&sw.mmu.rx, rxIndex(sw.ports[i].Pipe, len(pipe.in)))
+	} else {
+		l.WatchArrivals(&pipe.watch, len(pipe.in))
+	}
 	l.ReadAheadWith(readFrameAhead)
 	l.PrefetchWith(prefetchFrame)
 	pipe.ports = append(pipe.ports, i)
@@ -315,7 +331,9 @@ func (sw *Switch) Conservation() (in, out, dropped, inside uint64) {
 		in += ip.rxFrames.Value()
 		pfcIn += ip.pfc.Value()
 		dropped += ip.badFCS.Value() + ip.malformed.Value() + ip.noRoute.Value()
-		inside += uint64(ip.out.Pending())
+		if ip.out != nil {
+			inside += uint64(ip.out.Pending())
+		}
 	}
 	in -= pfcIn
 	inside -= pfcIn - m.pfcRecv.Value() // PFC frames still on their way to the MMU

@@ -62,6 +62,10 @@ type Config struct {
 	Shapers map[int]ShaperConfig
 	// Seed seeds every random stream of the switch.
 	Seed uint64
+
+	// pipesApart keeps the ingress pipes components of their own in every
+	// mode (pipes_hosted.go), for the tests that compare the two.
+	pipesApart bool
 }
 
 // ShaperConfig is an egress port shaper: Num/Den bits per second and a

@@ -13,19 +13,33 @@ import (
 // ports' receiving MACs, at most PacketsPerCycle per cycle over all of
 // them (round robin), checks the FCS, parses the real header bytes, looks
 // up the destination and picks the egress port, and hands the packet to
-// the traffic manager through a link whose latency is the parser and
-// forwarding pipeline (Config.IngressCycles).
+// the traffic manager after the parser and forwarding pipeline
+// (Config.IngressCycles).
+//
+// A pipe is either a component of its own, which sends each packet to the
+// traffic manager over a link of that latency, or hosted by the traffic
+// manager (pipes_hosted.go), which runs it at its own edges: its inputs
+// then deliver each frame IngressCycles later (Link.DelayArrivals) and the
+// pipe, stepping at that later edge, picks the egress as of the edge the
+// frame reached it and hands the packet over at once. A pipe's decisions
+// depend only on its inputs' arrival times and its own state, so the two
+// give the same packets at the same traffic-manager edges; hosting saves
+// an evaluation per frame and a link per pipe.
 type ingressPipe struct {
-	h     *rtlmodel.Handle
+	h     *rtlmodel.Handle // nil when hosted
 	sw    *Switch
 	ports []int
 	in    []*rtlmodel.Link[serdes.RxFrame[*packet.Desc]]
-	out   *rtlmodel.Link[*packet.Desc]
-	lb    *Balancer // this pipe's: its own strategy state
+	out   *rtlmodel.Link[*packet.Desc] // to the traffic manager; nil when hosted
+	lb    *Balancer                    // this pipe's: its own strategy state
 	ppc   int
 	rr    int
-	watch rtlmodel.Watch // deliveries on in
+	watch rtlmodel.Watch // deliveries on in (hosted: the traffic manager's rx watch)
 	ready pipeline.Bits  // inputs that may hold a delivered frame
+	// now is the edge being stepped; delay, hosted, is the pipeline's
+	// latency, which the inputs add to every arrival, so the pipe's own
+	// edge, at which the balancer picks, is now - delay
+	now, delay rtlmodel.Time
 
 	frame packet.RoCEv2
 	key   packet.FlowKey
@@ -37,9 +51,7 @@ type ingressPipe struct {
 	pfc       *rtlmodel.Counter
 }
 
-// Eval moves up to PacketsPerCycle frames into the pipeline. It looks only
-// at inputs with frames delivered (the ready mask, fed by the inputs'
-// watch), in the same round-robin order a scan of every input takes.
+// Eval moves up to PacketsPerCycle frames into the pipeline.
 func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	for {
 		i, ok := ip.watch.Next(edge.Time)
@@ -48,15 +60,27 @@ func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		}
 		ip.ready.Set(i)
 	}
+	if ip.step(edge.Time) {
+		return edge.Next()
+	}
+	return rtlmodel.Never
+}
+
+// step moves up to PacketsPerCycle frames into the pipeline at the edge at
+// now and reports whether a frame is left for the next edge. It looks only
+// at inputs with frames delivered (the ready mask, fed by the inputs'
+// watch), in the same round-robin order a scan of every input takes.
+func (ip *ingressPipe) step(now rtlmodel.Time) bool {
+	ip.now = now
 	budget := ip.ppc
 	n := len(ip.in)
-	for budget > 0 && ip.out.CanSend() {
+	for budget > 0 && ip.canSend() {
 		// A pass counts k over n positions; position k is input rr+k
 		// (mod n) with rr as it stands, moved past each input taken.
 		// Inputs not ready have nothing to take, so the pass jumps from
 		// ready input to ready input.
 		took := false
-		for k := 0; k < n && budget > 0 && ip.out.CanSend(); k++ {
+		for k := 0; k < n && budget > 0 && ip.canSend(); k++ {
 			var i int
 			i, k = ip.nextReady(k)
 			if i < 0 {
@@ -70,7 +94,7 @@ func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		if !took {
 			// A whole pass found every input empty at this edge; a
 			// later arrival wakes the pipe.
-			return rtlmodel.Never
+			return false
 		}
 	}
 	for w, word := range ip.ready {
@@ -78,13 +102,31 @@ func (ip *ingressPipe) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			b := bits.TrailingZeros64(word)
 			word &^= 1 << uint(b)
 			if _, ok := ip.in[w<<6|b].Peek(); ok {
-				return edge.Next()
+				return true
 			}
 			ip.ready.Clear(w<<6 | b)
 		}
 	}
-	return rtlmodel.Never
+	return false
 }
+
+// canSend reports whether the pipe may hand on one more packet at this
+// edge. A hosted pipe hands each to the traffic manager at once, and the
+// budget of PacketsPerCycle, the width of a pipe's link, bounds them.
+func (ip *ingressPipe) canSend() bool { return ip.out == nil || ip.out.CanSend() }
+
+// pass hands a packet to the traffic manager: over the pipe's link, or,
+// hosted, to its admission now (the pipeline's latency is behind it).
+func (ip *ingressPipe) pass(p *packet.Desc) {
+	if ip.out == nil {
+		ip.sw.mmu.admit(p, ip.now)
+		return
+	}
+	ip.out.Send(p)
+}
+
+// pickTime is the pipe's own edge: the time its balancer picks at.
+func (ip *ingressPipe) pickTime() rtlmodel.Time { return ip.now - ip.delay }
 
 // nextReady returns the first ready input at a position k' >= k of the
 // pass (input rr+k', mod the inputs) and k', or -1 when no position left
@@ -140,7 +182,7 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 	p.InLanes = uint8(sw.ports[port].Lanes.Lanes())
 	if p.Kind == packet.KindPFC {
 		ip.pfc.Inc()
-		ip.out.Send(p)
+		ip.pass(p)
 		return
 	}
 	if p.Trimmed {
@@ -180,8 +222,8 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		sw.pool.Put(p)
 		return
 	}
-	p.Egress = int32(ip.lb.Pick(group, k, ip.h.Now()))
-	ip.out.Send(p)
+	p.Egress = int32(ip.lb.Pick(group, k, ip.pickTime()))
+	ip.pass(p)
 }
 
 // forwardTrimmed routes a header an earlier switch trimmed: its length
@@ -254,6 +296,6 @@ func (ip *ingressPipe) forwardIPUDP(p *packet.Desc, keepClass bool) {
 		sw.pool.Put(p)
 		return
 	}
-	p.Egress = int32(ip.lb.Pick(group, k, ip.h.Now()))
-	ip.out.Send(p)
+	p.Egress = int32(ip.lb.Pick(group, k, ip.pickTime()))
+	ip.pass(p)
 }

@@ -46,7 +46,11 @@ type mmu struct {
 	held     []uint64
 	watch    rtlmodel.Watch // credit returns on out
 	arrivals rtlmodel.Watch // deliveries on in
-	newWork  bool           // markWork ran since the serving scan began
+	// hosted: the ingress pipes the MMU runs itself (pipes_hosted.go), in
+	// pipe order, and rx the deliveries on their inputs (rxIndex)
+	hosted  []*ingressPipe
+	rx      rtlmodel.Watch
+	newWork bool // markWork ran since the serving scan began
 
 	enq, deq, trims, marks *rtlmodel.Counter
 	drops                  *rtlmodel.Counter
@@ -124,6 +128,7 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	if m.dlb {
 		m.sampleDLB(now)
 	}
+	pipesMore := len(m.hosted) > 0 && m.stepPipes(now)
 	// only the pipes that delivered, in pipe order (every delivery wakes
 	// the MMU, so all of them are of this edge)
 	for {
@@ -181,9 +186,10 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			word = snap &^ m.parked[w] & (^uint64(0) << uint(b) << 1)
 		}
 	}
-	if busy || m.newWork {
+	if busy || m.newWork || pipesMore {
 		// a port given work while the others were served (a PFC resume
-		// the buffer released) is served at the next edge
+		// the buffer released) is served at the next edge, as is a hosted
+		// pipe's frame left over
 		return edge.Next()
 	}
 	if m.dlb && m.nextSample < next && !m.dlbSettled() {

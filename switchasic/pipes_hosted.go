@@ -1,0 +1,39 @@
+package switchasic
+
+import "github.com/fabricmodel/fabricmodel/rtlmodel"
+
+// The traffic manager hosts the ingress pipes (ingressPipe) in every
+// load-balancing mode but DLB: DLB's balancers read the port bands the
+// traffic manager publishes, as of the edge a frame reaches the pipe,
+// which a pipe stepped IngressCycles later would read as of that later
+// edge. Hosted, a switch's evaluations per packet are one fewer, and its
+// pipes' fields, links and watches are state its partition no longer
+// reads at each of their evaluations.
+
+// hostsPipes reports whether the traffic manager runs the ingress pipes.
+func (sw *Switch) hostsPipes() bool { return sw.cfg.LB != DLB && !sw.cfg.pipesApart }
+
+// rxIndex is the index under which input k of pipe reports to the traffic
+// manager's rx watch.
+func rxIndex(pipe, k int) int { return pipe<<16 | k }
+
+// stepPipes takes in the hosted pipes' arrivals due by now and steps each
+// pipe with a frame delivered, in pipe order; the packets they pass go to
+// admission at once. It reports whether a pipe has a frame left for the
+// next edge.
+func (m *mmu) stepPipes(now rtlmodel.Time) bool {
+	for {
+		idx, ok := m.rx.Next(now)
+		if !ok {
+			break
+		}
+		m.hosted[idx>>16].ready.Set(idx & 0xFFFF)
+	}
+	more := false
+	for _, ip := range m.hosted {
+		if ip.ready.Any() && ip.step(now) {
+			more = true
+		}
+	}
+	return more
+}
