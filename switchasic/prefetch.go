@@ -27,26 +27,28 @@ func prefetchFrame(f serdes.RxFrame[*packet.Desc]) {
 
 // Prefetch names the lines the traffic manager's next evaluation reads
 // (rtlmodel.Prefetcher): its fields (level 0); the bitmaps of ports with
-// work and of their queued classes (1); for each port with work not held
+// work and of their queued classes, the head of the hosted pipes' rx
+// watch and, when it holds events, the parser's scratch (1); the fields
+// of the pipes those events are for, and for each port with work not held
 // by pauses, its scheduler, its class queues and its entries in the
-// per-port lists (2); then its link to the PHY, the PHY, and the head
-// entry of each queued class (3).
+// per-port lists (2); then those pipes' ready masks and balancers, each
+// port's link to the PHY, the PHY, and the head entry of each queued
+// class (3).
 func (m *mmu) Prefetch(level int) {
 	switch level {
 	case 0:
 		rtlmodel.PrefetchLines(unsafe.Pointer(m), unsafe.Sizeof(*m))
-		for _, ip := range m.hosted {
-			ip.Prefetch(0)
-		}
 	case 1:
 		m.rx.Prefetch()
-		for _, ip := range m.hosted {
-			ip.Prefetch(1)
+		if m.rx.Pending() > 0 {
+			sc := m.hosted[0].scratch
+			rtlmodel.PrefetchLines(unsafe.Pointer(sc), unsafe.Sizeof(*sc))
 		}
 		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.work)), uintptr(len(m.work))*8)
 		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.held)), uintptr(len(m.held))*8)
 		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.occupied)), uintptr(len(m.occupied)))
 	case 2:
+		m.prefetchPipes(0)
 		m.eachServed(func(port int) {
 			rtlmodel.PrefetchLines(unsafe.Pointer(&m.sched[port]), unsafe.Sizeof(m.sched[port]))
 			rtlmodel.Prefetch(unsafe.Pointer(&m.out[port]))
@@ -55,6 +57,7 @@ func (m *mmu) Prefetch(level int) {
 			}
 		})
 	case 3:
+		m.prefetchPipes(1)
 		m.eachServed(func(port int) {
 			m.out[port].Prefetch()
 			m.sw.tx[port].Prefetch()
@@ -66,6 +69,32 @@ func (m *mmu) Prefetch(level int) {
 			}
 		})
 	}
+}
+
+// pipesAhead is how many of the rx watch's events prefetchPipes reads: a
+// pipe takes one or two frames per cycle, and the events a traffic manager
+// takes in one run of its partition are mostly of a few pipes.
+const pipesAhead = 8
+
+// prefetchPipes names, for the hosted pipes the first events of the rx
+// watch are for, the lines of their fields stepping reads (level 0), then
+// their ready masks and balancers (1).
+func (m *mmu) prefetchPipes(level int) {
+	for i, n := 0, min(m.rx.Pending(), pipesAhead); i < n; i++ {
+		ip := m.hosted[m.rx.PendingIndex(i)>>16]
+		if level == 0 {
+			ip.prefetchFields()
+			continue
+		}
+		ip.ready.Prefetch()
+		rtlmodel.Prefetch(unsafe.Pointer(ip.lb))
+	}
+}
+
+// prefetchFields names the lines of the fields stepping a pipe and
+// accepting a frame read (those before badFCS).
+func (ip *ingressPipe) prefetchFields() {
+	rtlmodel.PrefetchLines(unsafe.Pointer(ip), unsafe.Offsetof(ip.badFCS))
 }
 
 // eachServed calls fn for each port with work that pauses do not hold.
@@ -88,19 +117,14 @@ func (m *mmu) eachServed(fn func(port int)) {
 func (ip *ingressPipe) Prefetch(level int) {
 	switch level {
 	case 0:
-		rtlmodel.PrefetchLines(unsafe.Pointer(ip), unsafe.Sizeof(*ip))
+		ip.prefetchFields()
+		rtlmodel.PrefetchLines(unsafe.Pointer(&ip.h), unsafe.Sizeof(*ip)-unsafe.Offsetof(ip.h))
 	case 1:
-		if ip.out != nil {
-			ip.out.Prefetch()
-		}
+		ip.out.Prefetch()
 		ip.ready.Prefetch()
 		ip.watch.Prefetch()
-		if ip.lb != nil {
-			rtlmodel.Prefetch(unsafe.Pointer(ip.lb))
-		}
+		rtlmodel.Prefetch(unsafe.Pointer(ip.lb))
 	case 2:
-		if ip.out != nil {
-			ip.out.PrefetchQueue()
-		}
+		ip.out.PrefetchQueue()
 	}
 }

@@ -113,14 +113,15 @@ func (sw *Switch) buildMMU(n int) error {
 
 func (sw *Switch) buildPipes() error {
 	st := sw.e.Stats()
+	scratch := new(pipeScratch)
 	for i := 0; i < sw.cfg.Pipes.Pipes; i++ {
 		p := fmt.Sprintf("%s/pipe%d", sw.path, i)
-		ip := &ingressPipe{sw: sw, ppc: sw.cfg.Pipes.PacketsPerCycle, lb: sw.pipeBalancer(i),
-			rxFrames:  st.Counter(p+"/rx_frames", "frames", "frames received"),
-			badFCS:    st.Counter(p+"/drop_bad_fcs", "frames", "frames dropped for a bad FCS"),
-			malformed: st.Counter(p+"/drop_malformed", "frames", "frames the parser rejected"),
-			noRoute:   st.Counter(p+"/drop_no_route", "frames", "frames with no route"),
-			pfc:       st.Counter(p+"/rx_pfc", "frames", "PFC frames received")}
+		ip := &ingressPipe{sw: sw, ppc: sw.cfg.Pipes.PacketsPerCycle, lb: sw.pipeBalancer(i), scratch: scratch}
+		st.Own(&ip.rxFrames, p+"/rx_frames", "frames", "frames received")
+		st.Own(&ip.badFCS, p+"/drop_bad_fcs", "frames", "frames dropped for a bad FCS")
+		st.Own(&ip.malformed, p+"/drop_malformed", "frames", "frames the parser rejected")
+		st.Own(&ip.noRoute, p+"/drop_no_route", "frames", "frames with no route")
+		st.Own(&ip.pfc, p+"/rx_pfc", "frames", "PFC frames received")
 		if sw.hostsPipes() {
 			ip.delay = rtlmodel.Time(sw.cfg.IngressCycles) * sw.dom.Period()
 			sw.mmu.hosted = append(sw.mmu.hosted, ip)

@@ -26,29 +26,35 @@ import (
 // give the same packets at the same traffic-manager edges; hosting saves
 // an evaluation per frame and a link per pipe.
 type ingressPipe struct {
-	h     *rtlmodel.Handle // nil when hosted
+	// what stepping the pipe and accepting a frame read comes first
 	sw    *Switch
-	ports []int
 	in    []*rtlmodel.Link[serdes.RxFrame[*packet.Desc]]
-	out   *rtlmodel.Link[*packet.Desc] // to the traffic manager; nil when hosted
-	lb    *Balancer                    // this pipe's: its own strategy state
+	ports []int
+	ready pipeline.Bits // inputs that may hold a delivered frame
+	lb    *Balancer     // this pipe's: its own strategy state
 	ppc   int
 	rr    int
-	watch rtlmodel.Watch // deliveries on in (hosted: the traffic manager's rx watch)
-	ready pipeline.Bits  // inputs that may hold a delivered frame
 	// now is the edge being stepped; delay, hosted, is the pipeline's
 	// latency, which the inputs add to every arrival, so the pipe's own
 	// edge, at which the balancer picks, is now - delay
 	now, delay rtlmodel.Time
+	// scratch is where the parser decodes a frame's headers and builds
+	// its flow key: the switch's, shared by its pipes, which accept one
+	// frame at a time and keep nothing there after it
+	scratch  *pipeScratch
+	rxFrames rtlmodel.Counter
 
+	badFCS, malformed, noRoute, pfc rtlmodel.Counter
+
+	h     *rtlmodel.Handle             // nil when hosted
+	out   *rtlmodel.Link[*packet.Desc] // to the traffic manager; nil when hosted
+	watch rtlmodel.Watch               // deliveries on in (hosted: the traffic manager's rx watch)
+}
+
+// pipeScratch is the parser's working state for one frame.
+type pipeScratch struct {
 	frame packet.RoCEv2
 	key   packet.FlowKey
-
-	rxFrames  *rtlmodel.Counter
-	badFCS    *rtlmodel.Counter
-	malformed *rtlmodel.Counter
-	noRoute   *rtlmodel.Counter
-	pfc       *rtlmodel.Counter
 }
 
 // Eval moves up to PacketsPerCycle frames into the pipeline.
@@ -189,7 +195,7 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		ip.forwardTrimmed(p)
 		return
 	}
-	if err := ip.frame.DecodeHeaders(p.Header(), int(p.FrameBytes)); err != nil {
+	if err := ip.scratch.frame.DecodeHeaders(p.Header(), int(p.FrameBytes)); err != nil {
 		if isUET(p.Header()) {
 			ip.forwardIPUDP(p, false)
 			return
@@ -199,23 +205,23 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		return
 	}
 	var dst uint32
-	k := &ip.key
-	if ip.frame.IsIPv6() {
-		d := ip.frame.IP6.Dst
+	fr, k := &ip.scratch.frame, &ip.scratch.key
+	if fr.IsIPv6() {
+		d := fr.IP6.Dst
 		dst = uint32(d[13])<<16 | uint32(d[14])<<8 | uint32(d[15])
-		k.SetIPv6(ip.frame.IP6.Src, d)
-		p.Class = ip.frame.IP6.TrafficClass >> 5
-		k.FlowLabel = ip.frame.IP6.FlowLabel
+		k.SetIPv6(fr.IP6.Src, d)
+		p.Class = fr.IP6.TrafficClass >> 5
+		k.FlowLabel = fr.IP6.FlowLabel
 	} else {
-		d := ip.frame.IP4.Dst
+		d := fr.IP4.Dst
 		dst = uint32(d[1])<<16 | uint32(d[2])<<8 | uint32(d[3])
-		k.SetIPv4(ip.frame.IP4.Src, d)
-		p.Class = ip.frame.IP4.TOS >> 5
+		k.SetIPv4(fr.IP4.Src, d)
+		p.Class = fr.IP4.TOS >> 5
 	}
 	k.Protocol = packet.IPProtoUDP
-	k.SrcPort, k.DstPort = ip.frame.UDP.SrcPort, ip.frame.UDP.DstPort
-	k.DestQP = ip.frame.BTH.DestQP
-	k.Entropy = ip.frame.UDP.SrcPort
+	k.SrcPort, k.DstPort = fr.UDP.SrcPort, fr.UDP.DstPort
+	k.DestQP = fr.BTH.DestQP
+	k.Entropy = fr.UDP.SrcPort
 	group, ok := sw.fwd.Lookup(dst)
 	if !ok {
 		ip.noRoute.Inc()
@@ -258,7 +264,7 @@ func (ip *ingressPipe) forwardIPUDP(p *packet.Desc, keepClass bool) {
 		sw.pool.Put(p)
 		return
 	}
-	k := &ip.key
+	k := &ip.scratch.key
 	*k = packet.FlowKey{Protocol: packet.IPProtoUDP}
 	l4 := off + packet.IPv4MinLen
 	var dst uint32
