@@ -43,18 +43,18 @@ func (t *FrameTiming) rx() RxTiming {
 // frame is decoded (or, for a cut-through receiver, its headers are). Frames an uncorrectable codeword hit arrive with
 // Timing.BadFCS set; the receiving MAC (RxMAC) drops and counts them.
 type PhyLink[T any] struct {
-	// what taking a frame reads first comes first, in one cache line
+	// what taking a frame reads first comes first, in one cache line,
+	// then the wire's three (Wire)
 	dom       *rtlmodel.Domain // h's, read at every frame without going through h
 	out       *rtlmodel.Link[RxFrame[T]]
 	size      func(T) int
 	tail      func(T) (tail rtlmodel.Time, ingressLanes int) // SetTail; nil: none
 	lastStart rtlmodel.Time
-	lastTake  rtlmodel.Time // edge the last frame was taken at
-	took      bool
+	lastTake  rtlmodel.Time    // edge the last frame was taken at, once the wire started
 	bytes     rtlmodel.Counter // its count first, still in that line
 
-	h    *rtlmodel.Handle
 	wire Wire // by value, next to the link state a frame reads; counts the frames
+	h    *rtlmodel.Handle
 }
 
 // NewPhyLink registers a physical link in domain d under path. size gives
@@ -123,13 +123,13 @@ func (t phyTaker[T]) TakeSent(f T, visible rtlmodel.Time) rtlmodel.Time { return
 func (p *PhyLink[T]) take(f T, visible rtlmodel.Time) rtlmodel.Time {
 	d := p.dom
 	at := visible
-	if p.lastStart > at+p.wire.cfg.TxLatency {
-		at = d.FirstEdgeAtOrAfter(p.lastStart - p.wire.cfg.TxLatency)
+	if p.lastStart > at+p.wire.txLatency {
+		at = d.FirstEdgeAtOrAfter(p.lastStart - p.wire.txLatency)
 	}
-	if p.took && at < p.lastTake+d.Period() {
+	if p.wire.started && at < p.lastTake+d.Period() { // a frame was taken before
 		at = p.lastTake + d.Period()
 	}
-	p.lastTake, p.took = at, true
+	p.lastTake = at
 	n := p.size(f)
 	var tail rtlmodel.Time
 	whole := false
@@ -204,4 +204,14 @@ func (m *RxMAC[T]) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 
 // Prefetch prefetches the PHY's lines, what taking a frame reads, for the
 // sending component's rtlmodel.Prefetcher.
-func (p *PhyLink[T]) Prefetch() { rtlmodel.PrefetchLines(unsafe.Pointer(p), unsafe.Sizeof(*p)) }
+func (p *PhyLink[T]) Prefetch() {
+	rtlmodel.PrefetchLines(unsafe.Pointer(p), phyHotBytes)
+}
+
+// phyHotBytes is the length of what taking a frame reads of a PhyLink: up
+// to its wire's FEC failure probability. A PhyLink is 384 bytes, a size
+// class of the Go allocator that is a whole number of cache lines, so
+// every PhyLink starts a line and those bytes are its first four lines
+// (TestPhyLinkHotLines).
+const phyHotBytes = unsafe.Offsetof(PhyLink[any]{}.wire) + unsafe.Offsetof(Wire{}.sampler) +
+	unsafe.Offsetof(FailureSampler{}.p) + unsafe.Sizeof(FailureSampler{}.p)

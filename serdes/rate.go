@@ -71,11 +71,11 @@ func (r Rate) SerialTimePS(nbits uint64) (ps, rem uint64) {
 // down, never drifting by a cycle. This is what a link needs for the
 // serialisation of back-to-back frames.
 type Serializer struct {
-	rate Rate
 	// one bit lasts k/num ps: k = 1e12 * den for a rate num/den b/s.
 	k, num uint64
 	rem    uint64 // carried remainder, in units of 1/num ps
 	bits   uint64 // bits serialised so far
+	rate   Rate   // last: Advance does not read it
 }
 
 // NewSerializer returns a serializer at rate r. It panics for a zero rate or

@@ -67,24 +67,33 @@ type WireConfig struct {
 // statistical FEC path, which frames an uncorrectable codeword hits. It
 // knows nothing of clocks: the PhyLink component maps its times to edges.
 type Wire struct {
-	cfg       WireConfig
-	lanes     LaneGroup
-	ser       Serializer    // by value: a frame reads the wire in a few adjacent lines
-	fill      rtlmodel.Time // codeword fill at the line rate, rounded up
-	head      rtlmodel.Time // preamble + cut-through bytes at the MAC rate, rounded up
-	pre, ipg  uint64        // link framing bytes before and after each frame
-	prop      rtlmodel.Time
-	free      rtlmodel.Time // when the wire can take the next frame's first bit
-	started   bool
-	sampler   FailureSampler
-	msgBits   uint64 // FEC message bits so far (for codeword boundaries)
-	decidedCW uint64 // codewords decided so far
-	lastHit   bool   // whether the last decided codeword was lost
-	degrades  []degrade
+	// What a frame reads comes first, in three cache lines (a PhyLink
+	// holds the wire by value after one line of its own): the serializer
+	// with the wire's free time and FEC bit count; the fixed times and
+	// framing; the lane failures to come, the frame count and the start of
+	// the FEC sampler, whose probability decide reads.
+	ser        Serializer    // by value; its rate, which it does not read, last
+	free       rtlmodel.Time // when the wire can take the next frame's first bit
+	msgBits    uint64        // FEC message bits so far (for codeword boundaries)
+	fill       rtlmodel.Time // codeword fill at the line rate, rounded up
+	head       rtlmodel.Time // preamble + cut-through bytes at the MAC rate, rounded up
+	prop       rtlmodel.Time
+	pre, ipg   uint64 // link framing bytes before and after each frame
+	txLatency  rtlmodel.Time
+	rxPipeline rtlmodel.Time
+	cutThrough int // cfg.TxLatency, RxPipeline and CutThroughBytes, here with the rest
+	started    bool
+	lastHit    bool // whether the last decided codeword was lost
+	degrades   []degrade
 	// frames sent and frames an uncorrectable codeword hit; a PhyLink
 	// registers them as its statistics
-	frames rtlmodel.Counter
-	bad    rtlmodel.Counter
+	frames  rtlmodel.Counter
+	sampler FailureSampler
+
+	cfg       WireConfig
+	lanes     LaneGroup
+	decidedCW uint64 // codewords decided so far
+	bad       rtlmodel.Counter
 }
 
 type degrade struct {
@@ -101,7 +110,8 @@ func NewWire(cfg WireConfig) (*Wire, error) {
 		cfg.Interleave = 1
 	}
 	w := &Wire{cfg: cfg, prop: rtlmodel.Time(cfg.CableMillimetres * PropagationPSPerMetre / 1000),
-		pre: PreambleSFDBytes, ipg: IPGBytes}
+		pre: PreambleSFDBytes, ipg: IPGBytes, txLatency: cfg.TxLatency, rxPipeline: cfg.RxPipeline,
+		cutThrough: cfg.CutThroughBytes}
 	if cfg.NoEthernetFraming {
 		w.pre, w.ipg = 0, 0
 	}
@@ -125,7 +135,7 @@ func (w *Wire) setLanes(g LaneGroup) {
 // it passes a frame on (0: the whole frame): the receiver's property,
 // known once the link's far end is.
 func (w *Wire) SetCutThrough(bytes int) {
-	w.cfg.CutThroughBytes = bytes
+	w.cfg.CutThroughBytes, w.cutThrough = bytes, bytes
 	w.setLanes(w.lanes)
 }
 
@@ -173,7 +183,7 @@ func (w *Wire) Transmit(handed rtlmodel.Time, frameBytes int) FrameTiming {
 // last bit may not leave before tail, and with whole (an egress faster than
 // the ingress) its first bit may not leave before tail either.
 func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel.Time, whole bool) FrameTiming {
-	start := handed + w.cfg.TxLatency
+	start := handed + w.txLatency
 	if tail > 0 {
 		if whole {
 			start = max(start, tail)
@@ -202,10 +212,10 @@ func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel
 	w.free = t.LastBitOut + rtlmodel.Time(w.ser.Advance(w.ipg*8))
 	t.FirstBitIn = t.FirstBitOut + w.prop
 	t.LastBitIn = t.LastBitOut + w.prop
-	t.Decoded = t.LastBitIn + w.fill + w.cfg.RxPipeline
+	t.Decoded = t.LastBitIn + w.fill + w.rxPipeline
 	t.Ready = t.Decoded
-	if w.cfg.CutThroughBytes > 0 && w.cfg.CutThroughBytes < frameBytes {
-		t.Ready = t.FirstBitIn + w.head + w.fill + w.cfg.RxPipeline
+	if w.cutThrough > 0 && w.cutThrough < frameBytes {
+		t.Ready = t.FirstBitIn + w.head + w.fill + w.rxPipeline
 	}
 	t.BadFCS, t.Codewords = w.decide(frameBits + w.ipg*8)
 	w.frames.Inc()
