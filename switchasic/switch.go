@@ -78,11 +78,14 @@ func (sw *Switch) buildMMU(n int) error {
 	st := sw.e.Stats()
 	p := sw.path + "/mmu"
 	m := &mmu{sw: sw, tm: sw.tm, trim: sw.tm.Config().Trim, q: make([][8]pktQueue, n), pausedUntil: make([][8]rtlmodel.Time, n), pauseEnd: make([]rtlmodel.Time, n),
-		pfcPending: make([]uint8, n), occupied: make([]uint8, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64), parked: make([]uint64, (n+63)/64), held: make([]uint64, (n+63)/64),
-		enq: st.Counter(p+"/enqueued", "packets", "packets admitted"), deq: st.Counter(p+"/dequeued", "packets", "packets sent to egress"),
-		trims: st.Counter(p+"/trimmed", "packets", "packets trimmed to their headers"), marks: st.Counter(p+"/ecn_marked", "packets", "packets marked CE"),
-		drops:   st.Counter(p+"/dropped", "packets", "packets dropped by admission"),
-		pfcSent: st.Counter(p+"/pfc_sent", "frames", "PFC frames sent"), pfcRecv: st.Counter(p+"/pfc_received", "frames", "PFC frames obeyed")}
+		pfcPending: make([]uint8, n), occupied: make([]uint8, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64), parked: make([]uint64, (n+63)/64), held: make([]uint64, (n+63)/64)}
+	st.Own(&m.enq, p+"/enqueued", "packets", "packets admitted")
+	st.Own(&m.deq, p+"/dequeued", "packets", "packets sent to egress")
+	st.Own(&m.trims, p+"/trimmed", "packets", "packets trimmed to their headers")
+	st.Own(&m.marks, p+"/ecn_marked", "packets", "packets marked CE")
+	st.Own(&m.drops, p+"/dropped", "packets", "packets dropped by admission")
+	st.Own(&m.pfcSent, p+"/pfc_sent", "frames", "PFC frames sent")
+	st.Own(&m.pfcRecv, p+"/pfc_received", "frames", "PFC frames obeyed")
 	m.shapers, m.shapedUntil = make([]*pipeline.Shaper, n), make([]rtlmodel.Time, n)
 	m.sched = make([]pipeline.SPDWRR8, 0, n)
 	m.dlb, m.sampleTx = sw.cfg.LB == DLB, make([]uint64, n)

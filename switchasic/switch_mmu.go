@@ -52,9 +52,11 @@ type mmu struct {
 	rx      rtlmodel.Watch
 	newWork bool // markWork ran since the serving scan began
 
-	enq, deq, trims, marks *rtlmodel.Counter
-	drops                  *rtlmodel.Counter
-	pfcSent, pfcRecv       *rtlmodel.Counter
+	// counters inside the MMU, in lines its prefetch names, not objects
+	// of their own
+	enq, deq, trims, marks rtlmodel.Counter
+	drops                  rtlmodel.Counter
+	pfcSent, pfcRecv       rtlmodel.Counter
 	buffered               uint64
 	txBytes                []uint64 // per egress port, for INT
 	onAdmit                func(egress, class int, depthBytes uint64, ect bool, v Verdict)
