@@ -161,6 +161,15 @@ func (l *Link[T]) prefetchItems(end Time) {
 // a credit return read (its first five), for a component's Prefetcher.
 func (l *Link[T]) Prefetch() { prefetchLines(unsafe.Pointer(l), unsafe.Offsetof(l.transfers)+8) }
 
+// PrefetchCredits prefetches the slot of the sender's next credit return,
+// which its next credit check or the next return reads (read the link
+// first: Prefetch, a level before).
+func (l *Link[T]) PrefetchCredits() {
+	if r := &l.returns; len(r.buf) > 0 {
+		prefetch(unsafe.Pointer(&r.buf[r.head]))
+	}
+}
+
 // PrefetchQueue prefetches the queue entries the link's next Recv and next
 // Send touch: the oldest item and the free slot behind the newest (read
 // the link first: Prefetch, a level before).

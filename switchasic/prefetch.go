@@ -27,13 +27,13 @@ func prefetchFrame(f serdes.RxFrame[*packet.Desc]) {
 
 // Prefetch names the lines the traffic manager's next evaluation reads
 // (rtlmodel.Prefetcher): its fields (level 0); the bitmaps of ports with
-// work and of their queued classes, the head of the hosted pipes' rx
-// watch and, when it holds events, the parser's scratch (1); the fields
-// of the pipes those events are for, and for each port with work not held
-// by pauses, its scheduler, its class queues and its entries in the
-// per-port lists (2); then those pipes' ready masks and balancers, each
-// port's link to the PHY, the PHY, and the head entry of each queued
-// class (3).
+// work and of their queued classes, its lists of links to the PHYs and of
+// PHYs, the head of the hosted pipes' rx watch and, when it holds events,
+// the parser's scratch (1); the fields of the pipes those events are for,
+// and for each port with work not held by pauses, its scheduler, its class
+// queues, its link to the PHY and the PHY (2); then those pipes' ready
+// masks and balancers, and each such port's next credit return and the
+// head entry of each queued class (3).
 func (m *mmu) Prefetch(level int) {
 	switch level {
 	case 0:
@@ -47,20 +47,22 @@ func (m *mmu) Prefetch(level int) {
 		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.work)), uintptr(len(m.work))*8)
 		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.held)), uintptr(len(m.held))*8)
 		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.occupied)), uintptr(len(m.occupied)))
+		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.out)), uintptr(len(m.out))*8)
+		rtlmodel.PrefetchLines(unsafe.Pointer(unsafe.SliceData(m.phys)), uintptr(len(m.phys))*8)
 	case 2:
 		m.prefetchPipes(0)
 		m.eachServed(func(port int) {
 			rtlmodel.PrefetchLines(unsafe.Pointer(&m.sched[port]), unsafe.Sizeof(m.sched[port]))
-			rtlmodel.Prefetch(unsafe.Pointer(&m.out[port]))
 			for occ := m.occupied[port]; occ != 0; occ &= occ - 1 {
 				rtlmodel.Prefetch(unsafe.Pointer(&m.q[port][bits.TrailingZeros8(occ)]))
 			}
+			m.out[port].Prefetch()
+			m.phys[port].Prefetch()
 		})
 	case 3:
 		m.prefetchPipes(1)
 		m.eachServed(func(port int) {
-			m.out[port].Prefetch()
-			m.sw.tx[port].Prefetch()
+			m.out[port].PrefetchCredits()
 			for occ := m.occupied[port]; occ != 0; occ &= occ - 1 {
 				q := &m.q[port][bits.TrailingZeros8(occ)]
 				if q.n > 0 {

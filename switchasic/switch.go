@@ -182,6 +182,7 @@ func (sw *Switch) buildTx(n int) error {
 		in.WatchCredits(&sw.mmu.watch, i)
 		phy.Connect(in, nil) // AttachTx adds the wire to the neighbour
 		sw.mmu.out = append(sw.mmu.out, in)
+		sw.mmu.phys = append(sw.mmu.phys, phy)
 		sw.tx = append(sw.tx, phy)
 		sw.txIn = append(sw.txIn, in)
 	}

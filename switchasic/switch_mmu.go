@@ -7,6 +7,7 @@ import (
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/pipeline"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
 )
 
 // mmu is the shared-buffer traffic manager as a component: it admits what
@@ -23,6 +24,7 @@ type mmu struct {
 	trim TrimConfig
 	in   []*rtlmodel.Link[*packet.Desc]
 	out  []*rtlmodel.Link[*packet.Desc]
+	phys []*serdes.PhyLink[*packet.Desc] // the egress PHYs out delivers to, for Prefetch
 	q    [][8]pktQueue
 	// occupied bit c of port p: q[p][c] holds packets, so that settling a
 	// port reads one byte instead of its eight queues' lines
