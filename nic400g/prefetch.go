@@ -30,8 +30,10 @@ func prefetchRx(f serdes.RxFrame[*packet.Desc]) {
 // Prefetch names the lines the NIC's next evaluation reads
 // (rtlmodel.Prefetcher): its own fields after the configuration (level 0);
 // its links, PHY, timer heap, transmit ring and control frames (1); the
-// queue entries on its links and the slots of the QPs whose transmit turn
-// and timer come first (2); then those QPs' states (3).
+// queue entries on its links, the next credit return of its link to the
+// PHY, the PHY's link to the wire's far end and the slots of the QPs
+// whose transmit turn and timer come first (2); then those QPs' states
+// and the slot of the PHY's link the next frame goes to (3).
 func (n *NIC) Prefetch(level int) {
 	switch level {
 	case 0:
@@ -57,6 +59,10 @@ func (n *NIC) Prefetch(level int) {
 		if level == 2 {
 			n.in.PrefetchQueue()
 			n.out.PrefetchQueue()
+			n.out.PrefetchCredits()
+			n.phy.PrefetchOut()
+		} else {
+			n.phy.PrefetchOutQueue()
 		}
 		if n.ring.Len() > 0 {
 			n.prefetchQP(*n.ring.Front(), level)

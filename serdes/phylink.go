@@ -208,6 +208,22 @@ func (p *PhyLink[T]) Prefetch() {
 	rtlmodel.PrefetchLines(unsafe.Pointer(p), phyHotBytes)
 }
 
+// PrefetchOut prefetches the lines of the link to the receiving MAC that
+// a frame's take writes (read the PHY first: Prefetch, a level before).
+func (p *PhyLink[T]) PrefetchOut() {
+	if p.out != nil {
+		p.out.Prefetch()
+	}
+}
+
+// PrefetchOutQueue prefetches the slot of that link's queue the next frame
+// goes to (read the link first: PrefetchOut, a level before).
+func (p *PhyLink[T]) PrefetchOutQueue() {
+	if p.out != nil {
+		p.out.PrefetchQueue()
+	}
+}
+
 // phyHotBytes is the length of what taking a frame reads of a PhyLink: up
 // to its wire's FEC failure probability. A PhyLink is 384 bytes, a size
 // class of the Go allocator that is a whole number of cache lines, so

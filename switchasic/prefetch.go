@@ -32,8 +32,9 @@ func prefetchFrame(f serdes.RxFrame[*packet.Desc]) {
 // the parser's scratch (1); the fields of the pipes those events are for,
 // and for each port with work not held by pauses, its scheduler, its class
 // queues, its link to the PHY and the PHY (2); then those pipes' ready
-// masks and balancers, and each such port's next credit return and the
-// head entry of each queued class (3).
+// masks and balancers, and each such port's next credit return, the
+// PHY's link to the wire's far end and the head entry of each queued
+// class (3).
 func (m *mmu) Prefetch(level int) {
 	switch level {
 	case 0:
@@ -63,6 +64,7 @@ func (m *mmu) Prefetch(level int) {
 		m.prefetchPipes(1)
 		m.eachServed(func(port int) {
 			m.out[port].PrefetchCredits()
+			m.phys[port].PrefetchOut()
 			for occ := m.occupied[port]; occ != 0; occ &= occ - 1 {
 				q := &m.q[port][bits.TrailingZeros8(occ)]
 				if q.n > 0 {
