@@ -16,7 +16,7 @@ import "unsafe"
 
 // prefetchDepth is how many partitions ahead of the running one the
 // pipeline reaches: one level of the chain per partition.
-const prefetchDepth = 5
+const prefetchDepth = 6
 
 // prefetchMinParts is the fewest partitions a model needs for the kernel
 // to run the pipeline: a smaller one keeps its state in the caches from
@@ -42,7 +42,7 @@ type Prefetcher interface {
 }
 
 // PrefetchLevels is the number of levels a Prefetcher is asked for.
-const PrefetchLevels = 4
+const PrefetchLevels = 5
 
 // maxPrefetchers is how many of a partition's components are asked to
 // prefetch (the first in registration order that are Prefetchers): they

@@ -107,9 +107,13 @@ func TestPrefetchersAskedLevelByLevelAheadOfTheirWindow(t *testing.T) {
 			mine = append(mine, fmt.Sprint(edges))
 		}
 		got := strings.Join(mine, " ")
-		// all four levels in order before each run, of at most two edges,
+		// all the levels in order before each run, of at most two edges,
 		// but the first (the pipeline fills in the first sweep)
-		runs := strings.Split(" "+got, " L0 L1 L2 L3 ")[1:]
+		levels := " "
+		for l := 0; l < PrefetchLevels; l++ {
+			levels += fmt.Sprintf("L%d ", l)
+		}
+		runs := strings.Split(" "+got, levels)[1:]
 		require.Greater(t, len(runs), 5, "p%d: %s", i, got)
 		// the log ends within the levels before a run
 		runs[len(runs)-1], _, _ = strings.Cut(runs[len(runs)-1], " ")
@@ -124,8 +128,9 @@ func TestPrefetchersAskedLevelByLevelAheadOfTheirWindow(t *testing.T) {
 		require.Greater(t, twos, len(runs)/3, "p%d: runs of two edges once the sweeps settle: %s", i, got)
 	}
 	// in the first sweep, the levels come between the runs of the
-	// partitions before it, one apart: p7's level 0 between p2's and p3's
-	// first evaluations, its level 3 between p5's and p6's
+	// partitions before it, one apart: p7's level L just before partition
+	// parts-prefetchDepth+L runs, its last level between p5's and p6's
+	// first evaluations
 	firstAt := func(s string) int {
 		for i, l := range log {
 			if l == s {
@@ -134,8 +139,10 @@ func TestPrefetchersAskedLevelByLevelAheadOfTheirWindow(t *testing.T) {
 		}
 		return -1
 	}
-	require.Greater(t, firstAt("p7 L0"), firstAt("p2 eval 0"))
-	require.Less(t, firstAt("p7 L0"), firstAt("p3 eval 0"))
-	require.Greater(t, firstAt("p7 L3"), firstAt("p5 eval 0"))
-	require.Less(t, firstAt("p7 L3"), firstAt("p6 eval 0"))
+	for l := 0; l < PrefetchLevels; l++ {
+		k := parts - prefetchDepth + l
+		level := fmt.Sprintf("p%d L%d", parts-1, l)
+		require.Greater(t, firstAt(level), firstAt(fmt.Sprintf("p%d eval 0", k-1)), level)
+		require.Less(t, firstAt(level), firstAt(fmt.Sprintf("p%d eval 0", k)), level)
+	}
 }

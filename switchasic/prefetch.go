@@ -72,6 +72,15 @@ func (m *mmu) Prefetch(level int) {
 				}
 			}
 		})
+	case 4:
+		m.eachServed(func(port int) {
+			for occ := m.occupied[port]; occ != 0; occ &= occ - 1 {
+				q := &m.q[port][bits.TrailingZeros8(occ)]
+				for i := 0; i < min(q.n, 2); i++ {
+					rtlmodel.Prefetch(unsafe.Pointer(q.buf[(q.head+i)&(len(q.buf)-1)]))
+				}
+			}
+		})
 	}
 }
 
