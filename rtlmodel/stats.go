@@ -43,8 +43,10 @@ func (c *Counter) Value() uint64 { return c.v }
 
 // Gauge is a level that goes up and down; it remembers its maximum.
 type Gauge struct {
-	metricBase
+	// the level and its maximum first, then the name, as in Counter: an
+	// owner that keeps a Gauge inline (OwnGauge) reads two words of it
 	v, max int64
+	*metricBase
 }
 
 // Kind returns "gauge".
@@ -93,7 +95,7 @@ func (r *Registry) Counter(name, unit, doc string) *Counter {
 
 // Gauge returns the gauge of that name, creating it.
 func (r *Registry) Gauge(name, unit, doc string) *Gauge {
-	return register(r, name, &Gauge{metricBase: metricBase{name, unit, doc}})
+	return register(r, name, &Gauge{metricBase: &metricBase{name, unit, doc}})
 }
 
 // Histogram returns the histogram of that name, creating it.
@@ -107,6 +109,13 @@ func (r *Registry) Histogram(name, unit, doc string) *Histogram {
 func (r *Registry) Own(c *Counter, name, unit, doc string) {
 	c.metricBase = &metricBase{name, unit, doc}
 	r.add(c)
+}
+
+// OwnGauge registers g, a gauge its owner keeps inline, under name, as
+// Own does a counter. The level and maximum g holds so far are kept.
+func (r *Registry) OwnGauge(g *Gauge, name, unit, doc string) {
+	g.metricBase = &metricBase{name, unit, doc}
+	r.add(g)
 }
 
 // add registers a metric that lives inside its owner (for example a

@@ -13,9 +13,15 @@ import "github.com/fabricmodel/fabricmodel/rtlmodel"
 // hostsPipes reports whether the traffic manager runs the ingress pipes.
 func (sw *Switch) hostsPipes() bool { return sw.cfg.LB != DLB && !sw.cfg.pipesApart }
 
-// rxIndex is the index under which input k of pipe reports to the traffic
-// manager's rx watch.
-func rxIndex(pipe, k int) int { return pipe<<16 | k }
+// rxIndex is the index under which input k of pipe, the switch's port,
+// reports to the traffic manager's rx watch; rxPipe, rxInput and rxPort
+// take it apart. A switch has at most ChipLanes ports, so k fits in 12
+// bits and port in 11.
+func rxIndex(port, pipe, k int) int { return port<<20 | pipe<<12 | k }
+
+func rxPipe(idx int) int  { return idx >> 12 & 0xFF }
+func rxInput(idx int) int { return idx & 0xFFF }
+func rxPort(idx int) int  { return idx >> 20 }
 
 // stepPipes takes in the hosted pipes' arrivals due by now and steps each
 // pipe with a frame delivered, in pipe order; the packets they pass go to
@@ -27,7 +33,7 @@ func (m *mmu) stepPipes(now rtlmodel.Time) bool {
 		if !ok {
 			break
 		}
-		m.hosted[idx>>16].ready.Set(idx & 0xFFFF)
+		m.hosted[rxPipe(idx)].ready.Set(rxInput(idx))
 	}
 	more := false
 	for _, ip := range m.hosted {

@@ -28,10 +28,12 @@ func prefetchFrame(f serdes.RxFrame[*packet.Desc]) {
 // Prefetch names the lines the traffic manager's next evaluation reads
 // (rtlmodel.Prefetcher): its fields (level 0); the bitmaps of ports with
 // work and of their queued classes, its lists of links to the PHYs and of
-// PHYs, the head of the hosted pipes' rx watch and, when it holds events,
-// the parser's scratch (1); the fields of the pipes those events are for,
-// and for each port with work not held by pauses, its scheduler, its class
-// queues, its link to the PHY and the PHY (2); then those pipes' ready
+// PHYs, the admission state's first lines, the head of the hosted pipes'
+// rx watch and, when it holds events, the parser's scratch (1); the fields
+// of the pipes those events are for and the admission counts of their
+// ports, and for each port with work not held by pauses, its scheduler,
+// its class queues and their admission counts, its link to the PHY and
+// the PHY (2); then those pipes' ready
 // masks and balancers, and each such port's next credit return, the
 // PHY's link to the wire's far end and the head entry of each queued
 // class (3).
@@ -40,6 +42,7 @@ func (m *mmu) Prefetch(level int) {
 	case 0:
 		rtlmodel.PrefetchLines(unsafe.Pointer(m), unsafe.Sizeof(*m))
 	case 1:
+		rtlmodel.PrefetchLines(unsafe.Pointer(m.tm), unsafe.Offsetof(m.tm.curves))
 		m.rx.Prefetch()
 		if m.rx.Pending() > 0 {
 			sc := m.hosted[0].scratch
@@ -55,7 +58,9 @@ func (m *mmu) Prefetch(level int) {
 		m.eachServed(func(port int) {
 			rtlmodel.PrefetchLines(unsafe.Pointer(&m.sched[port]), unsafe.Sizeof(m.sched[port]))
 			for occ := m.occupied[port]; occ != 0; occ &= occ - 1 {
-				rtlmodel.Prefetch(unsafe.Pointer(&m.q[port][bits.TrailingZeros8(occ)]))
+				c := bits.TrailingZeros8(occ)
+				rtlmodel.Prefetch(unsafe.Pointer(&m.q[port][c]))
+				rtlmodel.Prefetch(unsafe.Pointer(&m.tm.queues[port*m.tm.nClasses+c]))
 			}
 			m.out[port].Prefetch()
 			m.phys[port].Prefetch()
@@ -94,9 +99,14 @@ const pipesAhead = 8
 // their ready masks and balancers (1).
 func (m *mmu) prefetchPipes(level int) {
 	for i, n := 0, min(m.rx.Pending(), pipesAhead); i < n; i++ {
-		ip := m.hosted[m.rx.PendingIndex(i)>>16]
+		idx := m.rx.PendingIndex(i)
+		ip := m.hosted[rxPipe(idx)]
 		if level == 0 {
 			ip.prefetchFields()
+			// the traffic manager's count of the port's first classes,
+			// which admission reads
+			tm := m.tm
+			rtlmodel.Prefetch(unsafe.Pointer(&tm.ingress[rxPort(idx)*tm.nClasses]))
 			continue
 		}
 		ip.ready.Prefetch()

@@ -224,7 +224,7 @@ func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*packet.Desc]) (*rtlmodel.
 	}
 	if pipe.h == nil {
 		l.DelayArrivals(sw.cfg.IngressCycles)
-		l.WatchArrivals(&sw.mmu.rx, rxIndex(sw.ports[i].Pipe, len(pipe.in)))
+		l.WatchArrivals(&sw.mmu.rx, rxIndex(i, sw.ports[i].Pipe, len(pipe.in)))
 	} else {
 		l.WatchArrivals(&pipe.watch, len(pipe.in))
 	}

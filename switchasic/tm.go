@@ -39,18 +39,24 @@ import (
 // its Eval; Admit and Release allocate nothing. Indices out of range and
 // releases of more than is held are internal bugs and panic.
 type TrafficManager struct {
-	cfg    TMConfig
+	// What admission and release read comes first, in the first lines:
+	// a traffic manager is out of the caches at each run of its switch.
+	nPorts, nClasses int       // cfg.Ports and cfg.Classes
+	queues           []tmCount // egress*Classes + class
+	ingress          []tmCount // ingress*Classes + class
+	ports            []uint64  // bytes per egress port
+	lfsr             *LFSR
+	metrics          *tmMetrics
+	// used and marked are the metrics most admissions update, kept here
+	// (Observe registers them) rather than as objects of their own
+	used   rtlmodel.Gauge
+	marked rtlmodel.Counter
+	stats  TMStats
+	buf    SharedBuffer
 	lim    tmLimits
-	buf    *SharedBuffer
+
 	curves [MaxClasses]WREDCurve
-	lfsr   *LFSR
-
-	queues  []tmCount // egress*Classes + class
-	ingress []tmCount // ingress*Classes + class
-	ports   []uint64  // bytes per egress port
-
-	stats   TMStats
-	metrics *tmMetrics
+	cfg    TMConfig
 }
 
 // tmCount is the bytes and cells held by one queue or ingress pair; for
@@ -75,13 +81,15 @@ func NewTrafficManager(cfg TMConfig, seed uint64) (*TrafficManager, error) {
 		return nil, fmt.Errorf("switchasic: TMConfig.%w", err)
 	}
 	tm := &TrafficManager{
-		cfg:     cfg,
-		lim:     lim,
-		buf:     buf,
-		lfsr:    NewLFSR32(seed),
-		queues:  make([]tmCount, cfg.Ports*cfg.Classes),
-		ingress: make([]tmCount, cfg.Ports*cfg.Classes),
-		ports:   make([]uint64, cfg.Ports),
+		nPorts:   cfg.Ports,
+		nClasses: cfg.Classes,
+		cfg:      cfg,
+		lim:      lim,
+		buf:      *buf,
+		lfsr:     NewLFSR32(seed),
+		queues:   make([]tmCount, cfg.Ports*cfg.Classes),
+		ingress:  make([]tmCount, cfg.Ports*cfg.Classes),
+		ports:    make([]uint64, cfg.Ports),
 	}
 	for c := 0; c < cfg.Classes; c++ {
 		tm.curves[c] = NewWREDCurve(cfg.WRED[c])
@@ -93,7 +101,7 @@ func NewTrafficManager(cfg TMConfig, seed uint64) (*TrafficManager, error) {
 func (tm *TrafficManager) Config() TMConfig { return tm.cfg }
 
 // Buffer returns the cell accounting (read it; do not charge it).
-func (tm *TrafficManager) Buffer() *SharedBuffer { return tm.buf }
+func (tm *TrafficManager) Buffer() *SharedBuffer { return &tm.buf }
 
 // Curve returns the compiled WRED curve of class c.
 func (tm *TrafficManager) Curve(c int) WREDCurve { return tm.curves[c] }
@@ -116,10 +124,10 @@ func (tm *TrafficManager) PortHeadroomBytes(port int) (bytes, cells uint64) {
 }
 
 func (tm *TrafficManager) index(port, class int) int {
-	if port < 0 || port >= tm.cfg.Ports || class < 0 || class >= tm.cfg.Classes {
-		panic(fmt.Sprintf("switchasic: port %d class %d out of range (%d ports, %d classes)", port, class, tm.cfg.Ports, tm.cfg.Classes))
+	if port < 0 || port >= tm.nPorts || class < 0 || class >= tm.nClasses {
+		panic(fmt.Sprintf("switchasic: port %d class %d out of range (%d ports, %d classes)", port, class, tm.nPorts, tm.nClasses))
 	}
-	return port*tm.cfg.Classes + class
+	return port*tm.nClasses + class
 }
 
 // Admit decides the fate of a packet of bytes arriving on ingress for
@@ -174,7 +182,7 @@ func (tm *TrafficManager) Admit(ingress, egress, class int, bytes int, ecnCapabl
 			v.MarkCE = true
 			tm.stats.Marked++
 			if tm.metrics != nil {
-				tm.metrics.marked.Inc()
+				tm.marked.Inc()
 			}
 		}
 	}
@@ -227,7 +235,7 @@ func (tm *TrafficManager) charge(qi, ii, egress, bytes int, n uint64) {
 
 func (tm *TrafficManager) noteUsed() {
 	if tm.metrics != nil {
-		tm.metrics.used.Set(int64(tm.buf.UsedCells()))
+		tm.used.Set(int64(tm.buf.UsedCells()))
 	}
 }
 
@@ -319,25 +327,29 @@ func (tm *TrafficManager) Stats() TMStats {
 // counters prefix/drops/<reason> for the three TM drop reasons,
 // prefix/ecn_marked, prefix/trimmed, prefix/pfc_xoff, prefix/pfc_xon, and
 // the gauge prefix/used_cells whose maximum is the most cells held. Counts
-// made before the call are carried in; call it once per registry.
+// made before the call are carried in. Call it once: the traffic manager
+// keeps ecn_marked and used_cells inside it, in one registry at a time.
 func (tm *TrafficManager) Observe(r *rtlmodel.Registry, prefix string) {
+	if tm.metrics == nil {
+		// counted from here on, with the counts made before carried in
+		tm.marked.Add(tm.stats.Marked)
+	}
+	r.Own(&tm.marked, prefix+"/ecn_marked", "packets", "packets marked ECN CE by WRED (FACTS 2.1)")
+	r.OwnGauge(&tm.used, prefix+"/used_cells", "cells", "buffer cells held; its maximum is the peak (FACTS 4)")
 	m := &tmMetrics{
-		marked:  r.Counter(prefix+"/ecn_marked", "packets", "packets marked ECN CE by WRED (FACTS 2.1)"),
 		trimmed: r.Counter(prefix+"/trimmed", "packets", "packets trimmed to their header (FACTS 2.5)"),
 		xoff:    r.Counter(prefix+"/pfc_xoff", "events", "PFC XOFF raised for an (ingress port, class) (FACTS 2.7)"),
 		xon:     r.Counter(prefix+"/pfc_xon", "events", "PFC XON due for an (ingress port, class) (FACTS 2.7)"),
-		used:    r.Gauge(prefix+"/used_cells", "cells", "buffer cells held; its maximum is the peak (FACTS 4)"),
 	}
 	for _, d := range []DropReason{DropBufferFull, DropQueueLimit, DropHeadroomOverflow} {
 		m.drops[d] = r.Counter(prefix+"/drops/"+d.String(), "packets", "packets dropped by the traffic manager: "+d.String())
 		m.drops[d].Add(tm.stats.Drops[d])
 	}
-	m.marked.Add(tm.stats.Marked)
 	m.trimmed.Add(tm.stats.Trimmed)
 	m.xoff.Add(tm.stats.Xoff)
 	m.xon.Add(tm.stats.Xon)
-	m.used.Set(int64(tm.buf.MaxUsedCells()))
-	m.used.Set(int64(tm.buf.UsedCells()))
+	tm.used.Set(int64(tm.buf.MaxUsedCells()))
+	tm.used.Set(int64(tm.buf.UsedCells()))
 	if tm.metrics != nil {
 		m.queues = tm.metrics.queues
 	}
@@ -353,7 +365,7 @@ func (tm *TrafficManager) ObserveQueues(r *rtlmodel.Registry, prefix string) {
 	}
 	qs := make([]*rtlmodel.Gauge, len(tm.queues))
 	for i := range qs {
-		e, c := i/tm.cfg.Classes, i%tm.cfg.Classes
+		e, c := i/tm.nClasses, i%tm.nClasses
 		qs[i] = r.Gauge(fmt.Sprintf("%s/q%d/c%d/bytes", prefix, e, c), "bytes", "bytes queued in (egress port, class)")
 		qs[i].Set(int64(tm.queues[i].bytes))
 	}

@@ -32,8 +32,7 @@ func (s TMStats) Dropped() uint64 {
 // tmMetrics are the registry metrics a TrafficManager updates once
 // observed; nil until then, so the hot path pays one nil check.
 type tmMetrics struct {
-	drops                      [NumDropReasons]*rtlmodel.Counter
-	marked, trimmed, xoff, xon *rtlmodel.Counter
-	used                       *rtlmodel.Gauge
-	queues                     []*rtlmodel.Gauge // egress*Classes + class; nil unless ObserveQueues
+	drops              [NumDropReasons]*rtlmodel.Counter
+	trimmed, xoff, xon *rtlmodel.Counter
+	queues             []*rtlmodel.Gauge // egress*Classes + class; nil unless ObserveQueues
 }
