@@ -71,12 +71,25 @@ func (w *Watch) add(at Time, idx int) {
 	ev := watchEvent{at: at, idx: idx}
 	q := &w.q
 	q.Push(ev)
-	// Find its place by looking back past the later events, then move
-	// those up one slot at once (in two parts when they wrap the ring).
+	// Find its place among the later events, then move those up one slot
+	// at once (in two parts when they wrap the ring). Mostly it is the
+	// last place; a component watching many links that are told of their
+	// arrivals link by link (a traffic manager's ports) puts an event past
+	// many others, so the place is found by halving.
 	buf, head, mask := q.buf, q.head, q.mask
 	i := q.n - 1
-	for i > 0 && buf[(head+i-1)&mask].after(ev) {
-		i--
+	if i > 0 && buf[(head+i-1)&mask].after(ev) {
+		// the first of events 0..i-1 after ev: one is (i-1)
+		lo, hi := 0, i-1
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if buf[(head+mid)&mask].after(ev) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		i = lo
 	}
 	if i < q.n-1 {
 		from, last := (head+i)&mask, (head+q.n-1)&mask
