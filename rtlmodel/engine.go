@@ -447,7 +447,9 @@ func (e *Engine) runEdge(c *clock, t Time) {
 	if e.opts.ShuffleEval {
 		slices.SortFunc(c.nextActive, func(a, b *compState) int { return a.order - b.order })
 	}
-	c.active, c.nextActive = c.nextActive, c.active
+	if len(c.nextActive) > 0 || len(c.active) > 0 {
+		c.active, c.nextActive = c.nextActive, c.active
+	}
 	e.noteActive(c)
 	c.lastEdge, c.lastCycle, c.ticked = t, cycle, true
 	if e.hooks.edge != nil {
