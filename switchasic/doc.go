@@ -13,7 +13,12 @@
 // obeyed, trimming into a strict high class, HPCC INT hop records, SP over
 // DWRR per egress port with optional shapers, DLB port quality feed) and a
 // serdes.PhyLink per egress port, which cuts through when the egress is not
-// faster than the ingress. Neighbours attach with AttachRx and AttachTx.
+// faster than the ingress. In every load-balancing mode but DLB the
+// traffic manager hosts the ingress pipes (pipes_hosted.go): it runs each
+// one at its own edges, its inputs delivering each frame the ingress
+// pipeline's latency later, which gives the same packets at the same
+// edges for one evaluation fewer per frame. Neighbours attach with
+// AttachRx and AttachTx.
 // Each stage's latency is a Config field; PortToPortBudget lists them for
 // one frame, and the tests send a frame through the cycle model and find
 // it leaves at exactly that total. Conservation gives the packet books
