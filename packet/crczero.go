@@ -12,6 +12,9 @@ func CRC32ZeroExtend(crc uint32, n int) uint32 {
 	for ; n >= zeroBlock; n -= zeroBlock {
 		r = zeroTab[0][byte(r)] ^ zeroTab[1][byte(r>>8)] ^ zeroTab[2][byte(r>>16)] ^ zeroTab[3][r>>24]
 	}
+	if n == 0 {
+		return ^r // crc32.Update of nothing, without its dispatch
+	}
 	return crc32.Update(^r, crc32.IEEETable, zeroBytes[:n])
 }
 

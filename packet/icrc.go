@@ -97,6 +97,9 @@ func RoCEv2ICRC(pkt []byte) (uint32, error) {
 	hdr[ipLen+6], hdr[ipLen+7] = 0xFF, 0xFF // UDP checksum
 	hdr[ipLen+roceUDPLen+4] = 0xFF          // BTH FECN, BECN, resv6
 	reg := ieeeShort.register(ICRCSeed, hdr[:n])
+	if n == len(pkt) {
+		return ^reg, nil // crc32.Update of nothing, without its dispatch
+	}
 	return crc32.Update(^reg, crc32.IEEETable, pkt[n:]), nil
 }
 

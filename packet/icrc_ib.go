@@ -88,6 +88,9 @@ func IBICRC(pkt []byte) (uint32, error) {
 	}
 	hdr[bth+4] = 0xFF // Resv8a
 	reg := ieeeShort.register(^uint32(0), hdr[:n])
+	if n == len(pkt) {
+		return ^reg, nil // crc32.Update of nothing, without its dispatch
+	}
 	return crc32.Update(^reg, crc32.IEEETable, pkt[n:]), nil
 }
 
