@@ -34,26 +34,28 @@ func (l *PCIeLink) readBehind(start rtlmodel.Time, n uint64) (pcieTime, bool) {
 	}
 
 	mrrs := uint64(c.MRRS)
-	var fullDur pcieTime // a full request's completions, computed once
+	cplOverhead := uint64(c.CplOverhead())
+	// a full request's completions: their count, bytes and time, computed
+	// once for all the full requests of the read
+	fullCpls := c.requestCpls(mrrs)
+	fullBytes := mrrs + fullCpls*cplOverhead
+	var fullDur pcieTime
+	if n >= mrrs {
+		fullDur = down.dur(fullBytes)
+	}
 	var end pcieTime
 	reqs := uint64(0)
 	for left := n; left > 0; reqs++ {
 		if reqs > 0 {
 			reqEnd = up.add(reqEnd, reqDur)
 		}
+		cpls, bytes, dur := fullCpls, fullBytes, fullDur
 		r := min(left, mrrs)
 		left -= r
-		cpls := c.requestCpls(r)
-		bytes := r + cpls*uint64(c.CplOverhead())
-		var dur pcieTime
-		switch {
-		case r != mrrs:
+		if r != mrrs {
+			cpls = c.requestCpls(r)
+			bytes = r + cpls*cplOverhead
 			dur = down.dur(bytes)
-		case reqs == 0:
-			fullDur = down.dur(bytes)
-			dur = fullDur
-		default:
-			dur = fullDur
 		}
 		end = down.reserveBehind(down.floor(pcieTime{reqEnd.ps + turn, reqEnd.frac}), dur, cpls, bytes)
 	}
