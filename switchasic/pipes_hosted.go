@@ -1,6 +1,10 @@
 package switchasic
 
-import "github.com/fabricmodel/fabricmodel/rtlmodel"
+import (
+	"math/bits"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
 
 // The traffic manager hosts the ingress pipes (ingressPipe) in every
 // load-balancing mode but DLB: DLB's balancers read the port bands the
@@ -26,19 +30,30 @@ func rxPort(idx int) int  { return idx >> 20 }
 // stepPipes takes in the hosted pipes' arrivals due by now and steps each
 // pipe with a frame delivered, in pipe order; the packets they pass go to
 // admission at once. It reports whether a pipe has a frame left for the
-// next edge.
+// next edge. The pipes with frames delivered are a bitmap of the MMU's, so
+// that an evaluation reads only their fields: a pipe whose step leaves
+// nothing has cleared its ready mask, and leaves the bitmap.
 func (m *mmu) stepPipes(now rtlmodel.Time) bool {
 	for {
 		idx, ok := m.rx.Next(now)
 		if !ok {
 			break
 		}
-		m.hosted[rxPipe(idx)].ready.Set(rxInput(idx))
+		p := rxPipe(idx)
+		m.hosted[p].ready.Set(rxInput(idx))
+		m.pipesReady.Set(p)
 	}
 	more := false
-	for _, ip := range m.hosted {
-		if ip.ready.Any() && ip.step(now) {
-			more = true
+	for w, word := range m.pipesReady {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &^= 1 << uint(b)
+			p := w<<6 | b
+			if m.hosted[p].step(now) {
+				more = true
+			} else {
+				m.pipesReady.Clear(p)
+			}
 		}
 	}
 	return more

@@ -117,6 +117,9 @@ func (sw *Switch) buildMMU(n int) error {
 func (sw *Switch) buildPipes() error {
 	st := sw.e.Stats()
 	scratch := new(pipeScratch)
+	if sw.hostsPipes() {
+		sw.mmu.pipesReady = pipeline.NewBits(sw.cfg.Pipes.Pipes)
+	}
 	for i := 0; i < sw.cfg.Pipes.Pipes; i++ {
 		p := fmt.Sprintf("%s/pipe%d", sw.path, i)
 		ip := &ingressPipe{sw: sw, ppc: sw.cfg.Pipes.PacketsPerCycle, lb: sw.pipeBalancer(i), scratch: scratch}

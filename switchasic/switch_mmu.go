@@ -50,9 +50,10 @@ type mmu struct {
 	arrivals rtlmodel.Watch // deliveries on in
 	// hosted: the ingress pipes the MMU runs itself (pipes_hosted.go), in
 	// pipe order, and rx the deliveries on their inputs (rxIndex)
-	hosted  []*ingressPipe
-	rx      rtlmodel.Watch
-	newWork bool // markWork ran since the serving scan began
+	hosted     []*ingressPipe
+	rx         rtlmodel.Watch
+	pipesReady pipeline.Bits // hosted pipes whose ready masks are not empty
+	newWork    bool          // markWork ran since the serving scan began
 
 	// counters inside the MMU, in lines its prefetch names, not objects
 	// of their own
