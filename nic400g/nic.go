@@ -75,7 +75,7 @@ type NIC struct {
 	// OnComplete, when set, sees every completion.
 	OnComplete func(Completion)
 
-	st nicStats
+	st *nicStats // a block of its own: a packet reads its first line
 }
 
 // New registers a NIC under path with its own clock domain and PHY.
@@ -131,6 +131,7 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 			return nil, err
 		}
 	}
+	n.st = new(nicStats)
 	n.st.register(e.Stats(), path)
 	if n.phy, err = serdes.NewPhyLink[*packet.Desc](e, dom, path+"/phy", cfg.Wire, descBytes); err != nil {
 		return nil, err

@@ -29,7 +29,8 @@ func prefetchRx(f serdes.RxFrame[*packet.Desc]) {
 
 // Prefetch names the lines the NIC's next evaluation reads
 // (rtlmodel.Prefetcher): its own fields after the configuration (level 0);
-// its links, PHY, timer heap, transmit ring and control frames (1); the
+// its links, PHY, timer heap, transmit ring, control frames and the
+// counters every packet moves (1); the
 // queue entries on its links, the next credit return of its link to the
 // PHY, the PHY's link to the wire's far end and the slots of the QPs
 // whose transmit turn and timer come first (2); then those QPs' states
@@ -40,6 +41,7 @@ func (n *NIC) Prefetch(level int) {
 		p := unsafe.Pointer(n)
 		rtlmodel.PrefetchLines(unsafe.Add(p, unsafe.Offsetof(n.e)), unsafe.Sizeof(*n)-unsafe.Offsetof(n.e))
 	case 1:
+		rtlmodel.PrefetchLines(unsafe.Pointer(n.st), nicHotStats)
 		n.in.Prefetch()
 		n.out.Prefetch()
 		if n.doorbells != nil {
