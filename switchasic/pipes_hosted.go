@@ -14,13 +14,18 @@ import (
 // pipes' fields, links and watches are state its partition no longer
 // reads at each of their evaluations.
 
-// hostsPipes reports whether the traffic manager runs the ingress pipes.
-func (sw *Switch) hostsPipes() bool { return sw.cfg.LB != DLB && !sw.cfg.pipesApart }
+// hostsPipes reports whether the traffic manager runs the ingress pipes:
+// outside DLB, and for a switch whose ports and pipes fit rxIndex (the
+// 51.2T chip's 512 lanes do many times over; a larger plan keeps its pipes
+// apart).
+func (sw *Switch) hostsPipes() bool {
+	return sw.cfg.LB != DLB && !sw.cfg.pipesApart && len(sw.ports) < 1<<11 && sw.cfg.Pipes.Pipes <= 0xFF
+}
 
 // rxIndex is the index under which input k of pipe, the switch's port,
 // reports to the traffic manager's rx watch; rxPipe, rxInput and rxPort
-// take it apart. A switch has at most ChipLanes ports, so k fits in 12
-// bits and port in 11.
+// take it apart. Port fits in 11 bits, pipe in 8 and k, below the port
+// count, in 12 (hostsPipes).
 func rxIndex(port, pipe, k int) int { return port<<20 | pipe<<12 | k }
 
 func rxPipe(idx int) int  { return idx >> 12 & 0xFF }
