@@ -33,10 +33,10 @@ func prefetchFrame(f serdes.RxFrame[*packet.Desc]) {
 // of the pipes those events are for and the admission counts of their
 // ports, and for each port with work not held by pauses, its scheduler,
 // its class queues and their admission counts, its link to the PHY and
-// the PHY (2); then those pipes' ready
-// masks and balancers, and each such port's next credit return, the
-// PHY's link to the wire's far end and the head entry of each queued
-// class (3).
+// the PHY (2); then those pipes' ready masks and balancers, and each such
+// port's next credit return, the PHY's link to the wire's far end and the
+// head entry of each queued class (3); and the descriptors at the heads of
+// those queues (4).
 func (m *mmu) Prefetch(level int) {
 	switch level {
 	case 0:
@@ -95,8 +95,9 @@ func (m *mmu) Prefetch(level int) {
 const pipesAhead = 8
 
 // prefetchPipes names, for the hosted pipes the first events of the rx
-// watch are for, the lines of their fields stepping reads (level 0), then
-// their ready masks and balancers (1).
+// watch are for, the lines of their fields stepping reads and the
+// admission counts of the events' ports (level 0), then the pipes' ready
+// masks and balancers (1).
 func (m *mmu) prefetchPipes(level int) {
 	for i, n := 0, min(m.rx.Pending(), pipesAhead); i < n; i++ {
 		idx := m.rx.PendingIndex(i)

@@ -48,7 +48,7 @@ type ingressPipe struct {
 
 	h     *rtlmodel.Handle             // nil when hosted
 	out   *rtlmodel.Link[*packet.Desc] // to the traffic manager; nil when hosted
-	watch rtlmodel.Watch               // deliveries on in (hosted: the traffic manager's rx watch)
+	watch rtlmodel.Watch               // deliveries on in; unused when hosted (the MMU's rx watch has them)
 }
 
 // pipeScratch is the parser's working state for one frame.
