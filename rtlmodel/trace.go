@@ -16,6 +16,11 @@ const (
 	TraceSchemaVersion = 1
 )
 
+// traceHeader is the first line of a trace.
+func traceHeader() string {
+	return `{"schema":"` + TraceSchema + `","version":` + strconv.Itoa(TraceSchemaVersion) + "}\n"
+}
+
 // TraceSink writes link transfers as JSON Lines. Attach it with Attach;
 // call Flush at the end of the run. Output is deterministic.
 type TraceSink struct {
@@ -28,7 +33,7 @@ type TraceSink struct {
 // NewTraceSink returns a sink writing to w.
 func NewTraceSink(w io.Writer) *TraceSink {
 	s := &TraceSink{w: bufio.NewWriterSize(w, 1<<16)}
-	_, s.err = s.w.WriteString(`{"schema":"` + TraceSchema + `","version":` + strconv.Itoa(TraceSchemaVersion) + "}\n")
+	_, s.err = s.w.WriteString(traceHeader())
 	return s
 }
 
@@ -40,27 +45,30 @@ func (s *TraceSink) Write(ev *TransferEvent) {
 	if s.err != nil {
 		return
 	}
-	b := s.buf[:0]
-	b = append(b, `{"t":`...)
-	b = strconv.AppendUint(b, uint64(ev.Time), 10)
-	b = append(b, `,"dom":`...)
-	b = appendJSONString(b, ev.Domain)
-	b = append(b, `,"cyc":`...)
-	b = strconv.AppendUint(b, ev.Cycle, 10)
-	b = append(b, `,"link":`...)
-	b = appendJSONString(b, ev.Link)
-	b = append(b, `,"from":`...)
-	b = appendJSONString(b, ev.From)
-	b = append(b, `,"to":`...)
-	b = appendJSONString(b, ev.To)
-	b = append(b, `,"arr":`...)
-	b = strconv.AppendUint(b, uint64(ev.Arrive), 10)
-	b = append(b, `,"item":`...)
-	b = appendJSONString(b, ev.Item())
-	b = append(b, "}\n"...)
-	s.buf = b
-	_, s.err = s.w.Write(b)
+	s.buf = appendTraceLine(s.buf[:0], ev.Time, ev.Domain, ev.Cycle, ev.Link, ev.From, ev.To, ev.Arrive, ev.Item())
+	_, s.err = s.w.Write(s.buf)
 	s.n++
+}
+
+// appendTraceLine appends one transfer in the trace schema (TraceSchema).
+func appendTraceLine(b []byte, t Time, dom string, cyc uint64, link, from, to string, arr Time, item string) []byte {
+	b = append(b, `{"t":`...)
+	b = strconv.AppendUint(b, uint64(t), 10)
+	b = append(b, `,"dom":`...)
+	b = appendJSONString(b, dom)
+	b = append(b, `,"cyc":`...)
+	b = strconv.AppendUint(b, cyc, 10)
+	b = append(b, `,"link":`...)
+	b = appendJSONString(b, link)
+	b = append(b, `,"from":`...)
+	b = appendJSONString(b, from)
+	b = append(b, `,"to":`...)
+	b = appendJSONString(b, to)
+	b = append(b, `,"arr":`...)
+	b = strconv.AppendUint(b, uint64(arr), 10)
+	b = append(b, `,"item":`...)
+	b = appendJSONString(b, item)
+	return append(b, "}\n"...)
 }
 
 // Count returns the number of transfers written.

@@ -1,0 +1,47 @@
+package rtlmodel
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The recorder writes the same trace for two devices in partitions of
+// their own as for the two run edge by edge in one partition, where a
+// TraceSink sees the transfers in the order the partitions ran; its
+// filter keeps only what it selects.
+func TestTraceRecorderOrdersByTime(t *testing.T) {
+	const crossLatency = 40
+	run := func(parts bool, keep func(*TransferEvent) bool) (recorded, sunk string) {
+		e, _ := twoDevices(t, Options{Seed: 3}, parts, 30*Nanosecond, crossLatency)
+		rec := NewTraceRecorder(keep)
+		rec.Attach(e)
+		var sb bytes.Buffer
+		sink := NewTraceSink(&sb)
+		sink.Attach(e)
+		require.NoError(t, e.Run(Forever))
+		require.NoError(t, sink.Flush())
+		var b bytes.Buffer
+		n, err := rec.WriteTo(&b)
+		require.NoError(t, err)
+		require.Equal(t, int64(b.Len()), n)
+		require.Equal(t, rec.Len()+1, strings.Count(b.String(), "\n"))
+		return b.String(), sb.String()
+	}
+	one, oneSink := run(false, nil)
+	two, twoSink := run(true, nil)
+	require.Greater(t, strings.Count(one, "\n"), 500)
+	require.Equal(t, one, two)
+	require.NotEqual(t, oneSink, twoSink, "the partitions should reorder the sink's lines, or the test shows nothing")
+	require.ElementsMatch(t, strings.Split(oneSink, "\n"), strings.Split(two, "\n"), "the recorder keeps every transfer the sink sees")
+
+	across, _ := run(true, func(ev *TransferEvent) bool { return strings.Contains(ev.Link, ">dev") })
+	lines := strings.Split(strings.TrimSuffix(across, "\n"), "\n")
+	require.Greater(t, len(lines), 100)
+	for _, l := range lines[1:] {
+		require.Contains(t, l, `>dev`)
+		require.NotContains(t, l, `>self"`)
+	}
+}
