@@ -42,6 +42,7 @@ type NIC struct {
 	dom  *rtlmodel.Domain
 	h    *rtlmodel.Handle
 	pool *packet.DescPool
+	ids  packet.DescIDs // numbers the descriptors this NIC makes
 	host HostSide
 	rng  *rtlmodel.RNG
 
@@ -91,7 +92,7 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 	if err != nil {
 		return nil, err
 	}
-	n := &NIC{cfg: cfg, e: e, dom: dom, pool: pool, host: cfg.Host, qps: make([]*qpState, cfg.QPs)}
+	n := &NIC{cfg: cfg, e: e, dom: dom, pool: pool, ids: packet.NewDescIDs(cfg.ID), host: cfg.Host, qps: make([]*qpState, cfg.QPs)}
 	if n.host == nil {
 		if n.host, cfg.QPCache.MissLatency, err = NewDefaultPCIeHostSide(); err != nil {
 			return nil, err

@@ -24,7 +24,8 @@ const (
 type Desc struct {
 	// The fields every hop reads come first, in one cache line with the
 	// ID: a switch touches a descriptor once per hop, long after the last
-	// hop, so each line it needs is a miss.
+	// hop, so each line it needs is a miss. ID names the packet in
+	// traces: the pool's count, or its maker's (DescIDs).
 	ID      uint64
 	Kind    Kind
 	Class   uint8 // set by a switch
@@ -162,8 +163,7 @@ func (pl *DescPool) Live() int { return pl.live }
 // addresses): id, endpoints, kind, length, PSN, flags and switch marks.
 func (d *Desc) String() string {
 	b := make([]byte, 0, 96)
-	b = append(b, '#')
-	b = strconv.AppendUint(b, d.ID, 10)
+	b = appendDescID(b, d.ID)
 	b = append(b, ' ')
 	b = strconv.AppendUint(b, uint64(d.Src), 10)
 	b = append(b, '>')
