@@ -14,6 +14,19 @@ type RxFrame[T any] struct {
 	Timing RxTiming
 }
 
+// String renders the frame and its wire times (ps) for traces:
+// "<frame> out=<first>..<last> in=<first>..<last> decoded=<t>", and
+// " bad_fcs" for a frame an uncorrectable codeword hit.
+func (f RxFrame[T]) String() string {
+	t := f.Timing
+	s := fmt.Sprintf("%v out=%d..%d in=%d..%d decoded=%d", f.Frame, uint64(t.FirstBitOut), uint64(t.LastBitOut),
+		uint64(t.FirstBitIn), uint64(t.LastBitIn), uint64(t.Decoded))
+	if t.BadFCS {
+		s += " bad_fcs"
+	}
+	return s
+}
+
 // RxTiming is what a receiver learns of a frame's crossing: its
 // FrameTiming less Ready, which is the arrival its link carries, and the
 // count of codewords. It is 48 bytes, so that a frame on its link, with

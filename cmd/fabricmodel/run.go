@@ -34,6 +34,8 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "json", Usage: "write the results as JSON to `FILE`"},
 			&cli.StringFlag{Name: "csv", Usage: "write per-flow results as CSV to `FILE`"},
 			&cli.StringFlag{Name: "plots", Usage: "write PNG plots (FCT CDF, hottest queues, link utilisation) to `DIR`"},
+			&cli.StringFlag{Name: "trace", Usage: "write every hop of the --trace-flows flows' frames (data, ACKs, CNPs) as JSON Lines to `FILE`, in the order of their times"},
+			&cli.StringFlag{Name: "trace-flows", Value: "0", Usage: "the flows --trace follows: `IDS` as in the --csv output, comma-separated (ranges as 4-7)"},
 			&cli.Uint64Flag{Name: "seed", Usage: "override the scenario's seed"},
 			&cli.Float64Flag{Name: "step-us", Value: 10, Usage: "simulated microseconds between progress updates and queue samples"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a pprof CPU profile of the simulation to `FILE`"},
@@ -79,6 +81,10 @@ func runScenario(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	trace, err := startTrace(c, r)
+	if err != nil {
+		return err
+	}
 	buildWall := time.Since(build)
 	if path := c.String("cpuprofile"); path != "" {
 		f, err := os.Create(path)
@@ -110,6 +116,9 @@ func runScenario(c *cli.Context) error {
 	res := r.Results()
 	printResults(c.App.Writer, res)
 	if err := writeOutputs(c, res); err != nil {
+		return err
+	}
+	if err := writeTrace(c, trace); err != nil {
 		return err
 	}
 	printRunSpeed(c.App.Writer, r, res, wall, buildWall)

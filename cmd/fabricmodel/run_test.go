@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -28,6 +29,11 @@ func TestRunRejectsBadFlagsBeforeRunning(t *testing.T) {
 		{[]string{"run", "--csv", dir}, "a directory, not a file"},
 		{[]string{"run", "a.yaml", "b.yaml"}, "one scenario file at a time"},
 		{[]string{"run", "--json", old, bad}, bad + ":11: nic.mtu 9000"},
+		{[]string{"run", "--trace", filepath.Join(dir, "absent", "t.jsonl")}, "--trace " + filepath.Join(dir, "absent", "t.jsonl") + ": no directory"},
+		{[]string{"run", "--trace-flows", "2"}, "--trace-flows 2: without --trace there is no trace to write"},
+		{[]string{"run", "--trace", filepath.Join(dir, "t.jsonl"), "--trace-flows", "1,x"}, `--trace-flows 1,x: "x" is not a flow ID`},
+		{[]string{"run", "--trace", filepath.Join(dir, "t.jsonl"), "--trace-flows", "5-2"}, `"5-2" is not a range of flow IDs`},
+		{[]string{"run", "--trace", filepath.Join(dir, "t.jsonl"), "--trace-flows", "30-33"}, "--trace-flows 30-33: fabric: trace: no flow 32 (the run has flows 0 to 31)"},
 	} {
 		_, err := runCLI(t, c.args...)
 		require.ErrorContains(t, err, c.want, "%v", c.args)
@@ -35,4 +41,20 @@ func TestRunRejectsBadFlagsBeforeRunning(t *testing.T) {
 	b, err := os.ReadFile(old)
 	require.NoError(t, err)
 	require.Equal(t, "kept", string(b))
+}
+
+// --trace writes the chosen flows' frames as a trace after the results;
+// the flows are listed and ranged as the CSV output numbers them.
+func TestRunWritesTheFlowTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	_, err := runCLI(t, "run", "--trace", path, "--trace-flows", "3, 1-2,3")
+	require.NoError(t, err)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	require.Equal(t, `{"schema":"fabricmodel.trace","version":1}`, lines[0])
+	require.Greater(t, len(lines), 3*512*7, "three 2 MB flows of 4 KB packets over seven links each")
+	ids, err := parseFlowIDs("3, 1-2,3")
+	require.NoError(t, err)
+	require.Equal(t, []int{3, 1, 2}, ids)
 }

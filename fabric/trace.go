@@ -1,0 +1,58 @@
+package fabric
+
+import (
+	"fmt"
+
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
+)
+
+// TraceFlows records, for the flows with the given IDs, every hop of every
+// frame between their two endpoints: the data one way and the ACKs, CNPs
+// and read traffic the other, from each NIC through each switch's pipes,
+// traffic manager and PHYs to the other NIC (every link transfer whose
+// item is such a frame). Flows between the same two endpoints share
+// their frames' path and are traced together. Write the recorder's trace
+// (rtlmodel.TraceRecorder.WriteTo) after the run: the transfers in the
+// order of their times, the same for a partitioned and a lockstep run.
+// A link into a switch whose traffic manager hosts its ingress pipes
+// delivers to the traffic manager, at the edge the pipeline hands the
+// frame on (Link.DelayArrivals): the trace then shows the rx link's
+// arrival at the traffic manager, not at the pipe. Call it before the
+// run; recording every hop slows the run (each link then stages its items
+// for the hooks).
+func (r *Run) TraceFlows(ids []int) (*rtlmodel.TraceRecorder, error) {
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("fabric: trace: no flow chosen")
+	}
+	type pair struct{ a, b uint32 }
+	pairs := map[pair]bool{}
+	for _, id := range ids {
+		if id < 0 || id >= len(r.Flows) {
+			return nil, fmt.Errorf("fabric: trace: no flow %d (the run has flows 0 to %d)", id, len(r.Flows)-1)
+		}
+		f := r.Flows[id]
+		pairs[pair{uint32(f.Src), uint32(f.Dst)}] = true
+		pairs[pair{uint32(f.Dst), uint32(f.Src)}] = true
+	}
+	rec := rtlmodel.NewTraceRecorder(func(ev *rtlmodel.TransferEvent) bool {
+		d := traceDesc(ev.Value())
+		return d != nil && d.Kind != packet.KindPFC && pairs[pair{d.Src, d.Dst}]
+	})
+	rec.Attach(r.Cluster.Engine)
+	return rec, nil
+}
+
+// traceDesc returns the packet a link item carries: a descriptor on its
+// own (NIC to PHY, pipe to traffic manager, traffic manager to PHY) or a
+// frame off a wire; nil for anything else.
+func traceDesc(v any) *packet.Desc {
+	switch x := v.(type) {
+	case *packet.Desc:
+		return x
+	case serdes.RxFrame[*packet.Desc]:
+		return x.Frame
+	}
+	return nil
+}

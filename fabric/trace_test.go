@@ -1,0 +1,132 @@
+package fabric
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/stretchr/testify/require"
+)
+
+// traceRun runs the default scenario with 256 KB flows in mode, tracing
+// flows ids, and returns the trace and the results' JSON.
+func traceRun(t *testing.T, mode EngineMode, ids []int) (trace, results string) {
+	t.Helper()
+	s, err := DefaultScenario()
+	require.NoError(t, err)
+	s.Workload.Bytes = 256 << 10
+	r, err := NewRunMode(s, mode)
+	require.NoError(t, err)
+	var rec *rtlmodel.TraceRecorder
+	if ids != nil {
+		rec, err = r.TraceFlows(ids)
+		require.NoError(t, err)
+	}
+	require.NoError(t, r.Complete(context.Background(), 10*rtlmodel.Microsecond, 2*rtlmodel.Millisecond, nil))
+	require.Equal(t, len(r.Flows), r.Done())
+	var res bytes.Buffer
+	require.NoError(t, json.NewEncoder(&res).Encode(r.Results()))
+	if rec == nil {
+		return "", res.String()
+	}
+	var b bytes.Buffer
+	_, err = rec.WriteTo(&b)
+	require.NoError(t, err)
+	require.Equal(t, rec.Len()+1, strings.Count(b.String(), "\n"))
+	return b.String(), res.String()
+}
+
+// A flow trace holds every hop of the chosen flows' frames and nothing
+// else, in time order; it is the same, byte for byte, for the partitioned
+// run, the lockstep run and a run in shuffled evaluation order (the
+// packets' IDs are their NICs' own counts), and tracing changes no result.
+func TestTraceFlowsFollowsTheChosenFlows(t *testing.T) {
+	ids := []int{0, 5}
+	trace, withTrace := traceRun(t, EngineMode{}, ids)
+	_, plain := traceRun(t, EngineMode{}, nil)
+	require.Equal(t, plain, withTrace, "tracing changed the results")
+
+	s, err := DefaultScenario()
+	require.NoError(t, err)
+	s.Workload.Bytes = 256 << 10
+	r, err := NewRun(s)
+	require.NoError(t, err)
+	ends := map[string]bool{}
+	for _, id := range ids {
+		f := r.Flows[id]
+		ends[fmt.Sprintf("%d>%d", f.Src, f.Dst)] = true
+		ends[fmt.Sprintf("%d>%d", f.Dst, f.Src)] = true
+	}
+
+	type line struct {
+		T    uint64 `json:"t"`
+		Link string `json:"link"`
+		Arr  uint64 `json:"arr"`
+		Item string `json:"item"`
+	}
+	sc := bufio.NewScanner(strings.NewReader(trace))
+	require.True(t, sc.Scan())
+	require.JSONEq(t, `{"schema":"fabricmodel.trace","version":1}`, sc.Text())
+	var last uint64
+	links := map[string]bool{}
+	dirs := map[string]int{}
+	n := 0
+	for sc.Scan() {
+		var l line
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), sc.Text())
+		require.GreaterOrEqual(t, l.T, last, "out of time order: %s", sc.Text())
+		require.Greater(t, l.Arr, l.T, sc.Text())
+		last = l.T
+		fields := strings.Fields(l.Item)
+		require.GreaterOrEqual(t, len(fields), 2, sc.Text())
+		require.True(t, ends[fields[1]], "a frame of no chosen flow: %s", sc.Text())
+		dirs[fields[1]]++
+		links[linkKind(l.Link)] = true
+		n++
+	}
+	// 256 KB flows of 4 KB packets: 64 data frames a flow, each over
+	// seven links (NIC, its PHY, the pipes' way into three traffic
+	// managers and three PHYs out of them), and their ACKs back
+	require.Greater(t, n, 2*64*7)
+	require.Len(t, dirs, 4, "data and ACKs of both flows: %v", dirs)
+	for _, k := range []string{"nic/tx", "leaf/rx", "leaf/mmu", "spine/rx", "spine/mmu"} {
+		require.True(t, links[k], "no hop on a %s link: %v", k, links)
+	}
+
+	lockstep, _ := traceRun(t, EngineMode{Lockstep: true}, ids)
+	require.Equal(t, trace, lockstep, "the lockstep run traced otherwise")
+	shuffled, _ := traceRun(t, EngineMode{ShuffleSeed: 3}, ids)
+	require.Equal(t, trace, shuffled, "the shuffled run traced otherwise")
+}
+
+// linkKind names a link by the kind of device and port it belongs to:
+// "nic3/tx" is "nic/tx", "leaf1/port4/rx" "leaf/rx", "spine0/mmu>port2"
+// "spine/mmu".
+func linkKind(name string) string {
+	dev, rest, _ := strings.Cut(name, "/")
+	dev = strings.TrimRight(dev, "0123456789")
+	if i := strings.LastIndexAny(rest, "/>"); i >= 0 && !strings.HasPrefix(rest, "mmu") {
+		rest = rest[i+1:]
+	}
+	rest, _, _ = strings.Cut(rest, ">")
+	return dev + "/" + rest
+}
+
+// A flow the run lacks, or none, is an error naming what the run has.
+func TestTraceFlowsRefusesFlowsTheRunLacks(t *testing.T) {
+	s, err := DefaultScenario()
+	require.NoError(t, err)
+	r, err := NewRun(s)
+	require.NoError(t, err)
+	_, err = r.TraceFlows([]int{3, 32})
+	require.EqualError(t, err, "fabric: trace: no flow 32 (the run has flows 0 to 31)")
+	_, err = r.TraceFlows([]int{-1})
+	require.EqualError(t, err, "fabric: trace: no flow -1 (the run has flows 0 to 31)")
+	_, err = r.TraceFlows(nil)
+	require.EqualError(t, err, "fabric: trace: no flow chosen")
+}
