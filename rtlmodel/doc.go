@@ -64,6 +64,7 @@
 //
 // Observability: Stats (counters, gauges, histograms with units, dumped as
 // JSON or CSV), Hooks with a nil-check fast path, a JSON Lines transaction
-// sink (TraceSink) and a watchdog that names every blocked component when
-// nothing moves.
+// sink (TraceSink), a recorder of chosen transactions that writes them in
+// time order whatever the partitions' order (TraceRecorder) and a watchdog
+// that names every blocked component when nothing moves.
 package rtlmodel
