@@ -15,13 +15,11 @@ import (
 // item is such a frame). Flows between the same two endpoints share
 // their frames' path and are traced together. Write the recorder's trace
 // (rtlmodel.TraceRecorder.WriteTo) after the run: the transfers in the
-// order of their times, the same for a partitioned and a lockstep run.
-// A link into a switch whose traffic manager hosts its ingress pipes
-// delivers to the traffic manager, at the edge the pipeline hands the
-// frame on (Link.DelayArrivals): the trace then shows the rx link's
-// arrival at the traffic manager, not at the pipe. Call it before the
-// run; recording every hop slows the run (each link then stages its items
-// for the hooks).
+// order of their times, the same for a partitioned and a lockstep run,
+// and with the switches' ingress pipes hosted by their traffic managers
+// or apart (each pipe's hand-off shows as its link to the traffic
+// manager). Call it before the run; recording every hop slows the run
+// (each link then stages its items for the hooks).
 func (r *Run) TraceFlows(ids []int) (*rtlmodel.TraceRecorder, error) {
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("fabric: trace: no flow chosen")

@@ -1,5 +1,7 @@
 package rtlmodel
 
+import "fmt"
+
 // TransferEvent describes one item put on a link, at the commit of the
 // edge that sent it.
 type TransferEvent struct {
@@ -37,6 +39,23 @@ func (h *Hooks) OnTransfer(fn func(*TransferEvent)) { h.transfer = append(h.tran
 // for samplers such as a VCD probe.
 func (h *Hooks) OnEdge(fn func(d *Domain, cycle uint64, t Time)) { h.edge = append(h.edge, fn) }
 
+// Tracing reports whether anything listens for transfers (OnTransfer).
+func (e *Engine) Tracing() bool { return e.hooks.transfer != nil }
+
+// NoteTransfer reports to the transfer hooks an item a component hands on
+// to itself without a link: from a stage it hosts (named from, in domain
+// d, at the stage's edge sent) to itself (named to, at arrive), as the
+// link between them would if the stage were a component of its own (see
+// Link.TraceDelayAs). The item renders with fmt.Sprint; it is rendered
+// before NoteTransfer returns if a listener asks for it.
+func (e *Engine) NoteTransfer(link, from, to string, d *Domain, sent, arrive Time, item any) {
+	if e.hooks.transfer == nil {
+		return
+	}
+	e.hooks.fireTransfer(&TransferEvent{Link: link, From: from, To: to, Domain: d.name, Cycle: d.CycleAt(sent),
+		Time: sent, Arrive: arrive, item: item, render: sprint})
+}
+
 func (h *Hooks) fireTransfer(ev *TransferEvent) {
 	for _, fn := range h.transfer {
 		fn(ev)
@@ -48,3 +67,6 @@ func (h *Hooks) fireEdge(d *Domain, cycle uint64, t Time) {
 		fn(d, cycle, t)
 	}
 }
+
+// sprint renders a noted item.
+func sprint(v any) string { return fmt.Sprint(v) }

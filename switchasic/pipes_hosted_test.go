@@ -1,6 +1,7 @@
 package switchasic
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -85,21 +86,28 @@ func TestHostedPipesEqualPipesApart(t *testing.T) {
 	}
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
-			run := func(apart bool) (rigRecord, *rig) {
+			run := func(apart bool) (rigRecord, *rig, string) {
 				cfg := DefaultConfig()
 				v.set(&cfg)
 				cfg.pipesApart = apart
 				r := newRig(t, cfg, 24, rtlmodel.Options{Seed: 3})
 				r.e.Hooks().OnEdge(r.conservation(t))
+				rec := rtlmodel.NewTraceRecorder(nil)
+				rec.Attach(r.e)
 				for _, hs := range r.hosts {
 					hs.keepTimes = true
 				}
 				v.load(r)
 				require.NoError(t, r.e.Run(rtlmodel.Forever))
-				return recordRig(r), r
+				var trace bytes.Buffer
+				_, err := rec.WriteTo(&trace)
+				require.NoError(t, err)
+				return recordRig(r), r, trace.String()
 			}
-			hosted, rh := run(false)
-			apart, ra := run(true)
+			hosted, rh, hostedTrace := run(false)
+			apart, ra, apartTrace := run(true)
+			require.Contains(t, hostedTrace, `>mmu","from":"sw/pipe`)
+			require.Equal(t, apartTrace, hostedTrace, "a trace shows the pipes as it does with the pipes apart")
 			require.NotEmpty(t, rh.sw.mmu.hosted, "the pipes are hosted")
 			require.Empty(t, ra.sw.mmu.hosted, "the pipes are apart")
 			var got int

@@ -122,7 +122,7 @@ func (sw *Switch) buildPipes() error {
 	}
 	for i := 0; i < sw.cfg.Pipes.Pipes; i++ {
 		p := fmt.Sprintf("%s/pipe%d", sw.path, i)
-		ip := &ingressPipe{sw: sw, ppc: sw.cfg.Pipes.PacketsPerCycle, lb: sw.pipeBalancer(i), scratch: scratch}
+		ip := &ingressPipe{sw: sw, ppc: sw.cfg.Pipes.PacketsPerCycle, lb: sw.pipeBalancer(i), scratch: scratch, path: p}
 		st.Own(&ip.rxFrames, p+"/rx_frames", "frames", "frames received")
 		st.Own(&ip.badFCS, p+"/drop_bad_fcs", "frames", "frames dropped for a bad FCS")
 		st.Own(&ip.malformed, p+"/drop_malformed", "frames", "frames the parser rejected")
@@ -227,6 +227,7 @@ func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*packet.Desc]) (*rtlmodel.
 	}
 	if pipe.h == nil {
 		l.DelayArrivals(sw.cfg.IngressCycles)
+		l.TraceDelayAs(pipe.path) // traced as it is with the pipe apart
 		l.WatchArrivals(&sw.mmu.rx, rxIndex(i, sw.ports[i].Pipe, len(pipe.in)))
 	} else {
 		l.WatchArrivals(&pipe.watch, len(pipe.in))

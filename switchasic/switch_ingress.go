@@ -49,6 +49,7 @@ type ingressPipe struct {
 	h     *rtlmodel.Handle             // nil when hosted
 	out   *rtlmodel.Link[*packet.Desc] // to the traffic manager; nil when hosted
 	watch rtlmodel.Watch               // deliveries on in; unused when hosted (the MMU's rx watch has them)
+	path  string                       // the pipe's name in traces
 }
 
 // pipeScratch is the parser's working state for one frame.
@@ -122,13 +123,23 @@ func (ip *ingressPipe) step(now rtlmodel.Time) bool {
 func (ip *ingressPipe) canSend() bool { return ip.out == nil || ip.out.CanSend() }
 
 // pass hands a packet to the traffic manager: over the pipe's link, or,
-// hosted, to its admission now (the pipeline's latency is behind it).
+// hosted, to its admission now (the pipeline's latency is behind it),
+// reported to the transfer hooks as the link would report it.
 func (ip *ingressPipe) pass(p *packet.Desc) {
 	if ip.out == nil {
-		ip.sw.mmu.admit(p, ip.now)
+		ip.sw.mmu.admit(ip.noted(p), ip.now)
 		return
 	}
 	ip.out.Send(p)
+}
+
+// noted reports a hosted pipe's hand-off of p to the transfer hooks, as
+// the link of a pipe apart reports it, and returns p.
+func (ip *ingressPipe) noted(p *packet.Desc) *packet.Desc {
+	if e := ip.sw.e; e.Tracing() {
+		e.NoteTransfer(ip.path+">mmu", ip.path, ip.sw.mmu.h.Path(), ip.sw.dom, ip.pickTime(), ip.now, p)
+	}
+	return p
 }
 
 // pickTime is the pipe's own edge: the time its balancer picks at.

@@ -53,7 +53,7 @@ func TestRunWritesTheFlowTrace(t *testing.T) {
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	require.Equal(t, `{"schema":"fabricmodel.trace","version":1}`, lines[0])
-	require.Greater(t, len(lines), 3*512*7, "three 2 MB flows of 4 KB packets over seven links each")
+	require.Greater(t, len(lines), 3*512*11, "three 2 MB flows of 4 KB packets over eleven links each")
 	ids, err := parseFlowIDs("3, 1-2,3")
 	require.NoError(t, err)
 	require.Equal(t, []int{3, 1, 2}, ids)
