@@ -54,7 +54,7 @@ type readJob struct {
 func (n *NIC) sendReadRequest(q *qpState, r *readOut, now rtlmodel.Time) {
 	m := r.m
 	off := r.got
-	d := n.ids.Get(n.pool)
+	d := n.ids.Number(n.pool.Get())
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCReadRequest, psn: uint32(r.next), offset: off,
 		length: m.wr.Bytes - off, entropy: q.paths.Next(now), ackReq: true}
 	n.writeHeaders(d, &h)

@@ -113,7 +113,7 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 	payload := uint32(min(mtu, j.length-j.offset))
 	first, last := j.offset == j.start, j.offset+uint64(payload) >= j.length
 	op := dataOpcode(OpRead, first, last)
-	d := n.ids.Get(n.pool)
+	d := n.ids.Number(n.pool.Get())
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: op, psn: uint32(j.psn), payload: payload, offset: j.offset,
 		length: j.length, entropy: q.paths.Next(now), class: 0}
 	if op.HasAETH() {

@@ -355,7 +355,7 @@ func (q *qpState) popRead(n *NIC, m *message, now rtlmodel.Time) {
 // emit builds and sends one data packet; retx marks a retransmission and
 // trimmed one of a packet a switch trimmed (EQDS: sent against credit).
 func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx, trimmed bool) {
-	d := n.ids.Get(n.pool)
+	d := n.ids.Number(n.pool.Get())
 	first, last := p.offset == 0, p.offset+uint64(p.payload) >= m.wr.Bytes
 	op := dataOpcode(m.wr.Op, first, last)
 	entropy := q.paths.Next(now)

@@ -8,7 +8,7 @@ import "strconv"
 // which the engine evaluated the devices (a partitioned run and a
 // lockstep run of one fabric give every packet the same ID, where the
 // pool's one count would not). Such an ID renders as #<owner>.<count>.
-// The zero value leaves IDs to the pool (DescPool.Get).
+// The zero value leaves IDs as the pool gave them (DescPool.Get).
 type DescIDs struct{ next uint64 }
 
 // Bits of a DescIDs ID: the top bit marks it, the 24 below it hold the
@@ -26,9 +26,8 @@ func NewDescIDs(owner uint32) DescIDs {
 	return DescIDs{next: descOwnedBit | uint64(owner&descOwnerMask)<<descOwnerShift}
 }
 
-// Get returns a zeroed descriptor from pl with the owner's next ID.
-func (s *DescIDs) Get(pl *DescPool) *Desc {
-	d := pl.Get()
+// Number gives d, fresh from a pool, the owner's next ID, and returns it.
+func (s *DescIDs) Number(d *Desc) *Desc {
 	if s.next != 0 {
 		s.next++
 		d.ID = s.next

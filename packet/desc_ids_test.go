@@ -17,7 +17,7 @@ func TestDescIDsCountPerOwner(t *testing.T) {
 	got := []string{}
 	for i := 0; i < 3; i++ {
 		for _, ids := range []*DescIDs{&a, &b, &zero} {
-			d := ids.Get(&pl)
+			d := ids.Number(pl.Get())
 			got = append(got, strings.Fields(d.String())[0])
 			pl.Put(d)
 		}
@@ -29,5 +29,5 @@ func TestDescIDsCountPerOwner(t *testing.T) {
 	}, got)
 	// only the low 24 bits name the owner
 	c := NewDescIDs(1<<24 + 5)
-	require.Equal(t, "#5.1", strings.Fields(c.Get(&pl).String())[0])
+	require.Equal(t, "#5.1", strings.Fields(c.Number(pl.Get()).String())[0])
 }
