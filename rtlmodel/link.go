@@ -113,7 +113,7 @@ type Link[T any] struct {
 	readItem     func(T) uint64 // reads an item ahead of use (ReadAheadWith); nil: the queue entry only
 	prefetchItem func(T)        // prefetches what an item points to (PrefetchWith); nil: nothing
 
-	traceStage string // the receiver traces name (TraceDelayAs); "": the receiver's path
+	traceStage string // the receiver's name in traces (TraceDelayAs); "": its path
 }
 
 // Taker is a receiver that takes every item of a link when it is sent
@@ -387,8 +387,8 @@ func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 	l.lastAt = at
 	at += l.rxDelay
 	if e.hooks.transfer != nil {
-		// (as many lines as before traceTransfer, so that the profile
-		// for profile-guided optimisation still finds the calls below)
+		// (this block keeps its old line count, so that the PGO
+		// profile still finds the calls below it)
 		l.traceTransfer(e, v, from, at)
 	}
 	if l.taker != nil {

@@ -86,14 +86,18 @@ func TestHostedPipesEqualPipesApart(t *testing.T) {
 	}
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
-			run := func(apart bool) (rigRecord, *rig, string) {
+			// traced, every transfer is recorded (and links stage their
+			// items for the hooks instead of delivering at Send)
+			run := func(apart, traced bool) (rigRecord, *rig, string) {
 				cfg := DefaultConfig()
 				v.set(&cfg)
 				cfg.pipesApart = apart
 				r := newRig(t, cfg, 24, rtlmodel.Options{Seed: 3})
 				r.e.Hooks().OnEdge(r.conservation(t))
 				rec := rtlmodel.NewTraceRecorder(nil)
-				rec.Attach(r.e)
+				if traced {
+					rec.Attach(r.e)
+				}
 				for _, hs := range r.hosts {
 					hs.keepTimes = true
 				}
@@ -104,8 +108,12 @@ func TestHostedPipesEqualPipesApart(t *testing.T) {
 				require.NoError(t, err)
 				return recordRig(r), r, trace.String()
 			}
-			hosted, rh, hostedTrace := run(false)
-			apart, ra, apartTrace := run(true)
+			hosted, rh, _ := run(false, false)
+			apart, ra, _ := run(true, false)
+			hostedTraced, _, hostedTrace := run(false, true)
+			apartTraced, _, apartTrace := run(true, true)
+			require.Equal(t, hosted, hostedTraced, "tracing changed what the hosts received")
+			require.Equal(t, apart, apartTraced, "tracing changed what the hosts received")
 			require.Contains(t, hostedTrace, `>mmu","from":"sw/pipe`)
 			require.Equal(t, apartTrace, hostedTrace, "a trace shows the pipes as it does with the pipes apart")
 			require.NotEmpty(t, rh.sw.mmu.hosted, "the pipes are hosted")
