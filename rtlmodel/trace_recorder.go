@@ -51,27 +51,39 @@ func (r *TraceRecorder) record(ev *TransferEvent) {
 // Len returns the number of transfers kept.
 func (r *TraceRecorder) Len() int { return len(r.recs) }
 
-// WriteTo writes the header line and the kept transfers in order.
+// WriteTo writes the header line and the kept transfers in order; it
+// returns the bytes w took and the first error.
 func (r *TraceRecorder) WriteTo(w io.Writer) (int64, error) {
 	slices.SortFunc(r.recs, func(a, b traceRecord) int {
 		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.link, b.link), cmp.Compare(a.arr, b.arr),
 			cmp.Compare(a.item, b.item), cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to),
 			cmp.Compare(a.dom, b.dom), cmp.Compare(a.cyc, b.cyc))
 	})
-	bw := bufio.NewWriterSize(w, 1<<16)
-	n, err := bw.WriteString(traceHeader())
-	written := int64(n)
+	cw := &countingWriter{w: w}
+	bw := bufio.NewWriterSize(cw, 1<<16)
+	_, err := bw.WriteString(traceHeader())
 	var line []byte
 	for _, rec := range r.recs {
 		if err != nil {
 			break
 		}
 		line = appendTraceLine(line[:0], rec.t, rec.dom, rec.cyc, rec.link, rec.from, rec.to, rec.arr, rec.item)
-		n, err = bw.Write(line)
-		written += int64(n)
+		_, err = bw.Write(line)
 	}
 	if err == nil {
 		err = bw.Flush()
 	}
-	return written, err
+	return cw.n, err
+}
+
+// countingWriter counts the bytes its writer takes.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
 }

@@ -2,6 +2,7 @@ package rtlmodel
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -44,4 +45,32 @@ func TestTraceRecorderOrdersByTime(t *testing.T) {
 		require.Contains(t, l, `>dev`)
 		require.NotContains(t, l, `>self"`)
 	}
+}
+
+// A writer that fails ends the trace with its error, and WriteTo counts
+// only the bytes the writer took.
+func TestTraceRecorderReportsAFailingWriter(t *testing.T) {
+	e, _ := twoDevices(t, Options{Seed: 3}, true, 30*Nanosecond, 40)
+	rec := NewTraceRecorder(nil)
+	rec.Attach(e)
+	require.NoError(t, e.Run(Forever))
+	w := &shortWriter{room: 1000}
+	n, err := rec.WriteTo(w)
+	require.ErrorIs(t, err, errFull)
+	require.Equal(t, int64(1000), n)
+}
+
+var errFull = errors.New("full")
+
+// shortWriter takes room bytes, then fails.
+type shortWriter struct{ room int }
+
+func (w *shortWriter) Write(b []byte) (int, error) {
+	if len(b) > w.room {
+		n := w.room
+		w.room = 0
+		return n, errFull
+	}
+	w.room -= len(b)
+	return len(b), nil
 }
