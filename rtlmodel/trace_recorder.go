@@ -3,6 +3,7 @@ package rtlmodel
 import (
 	"bufio"
 	"cmp"
+	"fmt"
 	"io"
 	"slices"
 )
@@ -17,9 +18,21 @@ import (
 // sent, since models recycle what they send (packet descriptors go back
 // to a pool). It is for following a few chosen items through a large
 // model, whose whole trace a TraceSink would write.
+//
+// A long run need not keep its whole trace: WriteBefore, called between
+// runs of the engine, writes and forgets the transfers sent before a time
+// no later transfer can precede, so the recorder holds only those since.
 type TraceRecorder struct {
 	keep func(*TransferEvent) bool
-	recs []traceRecord
+	recs []traceRecord // kept and not written yet
+	kept int           // kept in all
+
+	headed  bool // the header line is written
+	upTo    Time // every transfer kept before it is written
+	late    int  // transfers kept after the trace was written past their time
+	lateAt  Time // the send time of the first of them
+	lateSaw Time // the time the trace had been written up to then
+	line    []byte
 }
 
 // traceRecord is one kept transfer, its item rendered.
@@ -44,34 +57,93 @@ func (r *TraceRecorder) record(ev *TransferEvent) {
 	if r.keep != nil && !r.keep(ev) {
 		return
 	}
+	if ev.Time < r.upTo {
+		if r.late == 0 {
+			r.lateAt, r.lateSaw = ev.Time, r.upTo
+		}
+		r.late++
+	}
+	r.kept++
 	r.recs = append(r.recs, traceRecord{t: ev.Time, arr: ev.Arrive, cyc: ev.Cycle, dom: ev.Domain,
 		link: ev.Link, from: ev.From, to: ev.To, item: ev.Item()})
 }
 
-// Len returns the number of transfers kept.
-func (r *TraceRecorder) Len() int { return len(r.recs) }
+// Len returns the number of transfers kept, written or not.
+func (r *TraceRecorder) Len() int { return r.kept }
 
-// WriteTo writes the header line and the kept transfers in order; it
-// returns the bytes w took and the first error.
+// Pending returns the number of transfers kept and not written yet.
+func (r *TraceRecorder) Pending() int { return len(r.recs) }
+
+// WriteBefore writes to w the header line, the first time, and the kept
+// transfers sent before t, in order, and forgets them; it returns the
+// bytes w took and the first error. Call it between runs of the engine,
+// with a t no later than any transfer still to come can be sent at: the
+// engine's time, less what a component may report late (a hosted stage's
+// hand-off, Engine.NoteTransfer, comes up to the stage's latency after
+// it was sent). A transfer that comes later still is kept and written
+// after its time, and WriteTo reports it. Successive calls write to the
+// same trace: pass the same w.
+func (r *TraceRecorder) WriteBefore(w io.Writer, t Time) (int64, error) {
+	r.sort()
+	n, _ := slices.BinarySearchFunc(r.recs, t, func(rec traceRecord, t Time) int { return cmp.Compare(rec.t, t) })
+	written, err := r.write(w, r.recs[:n])
+	if err != nil {
+		return written, err
+	}
+	rest := copy(r.recs, r.recs[n:])
+	clear(r.recs[rest:])
+	r.recs = r.recs[:rest]
+	r.upTo = max(r.upTo, t)
+	return written, nil
+}
+
+// WriteTo writes the header line, unless WriteBefore wrote it, and the
+// kept transfers not written yet, in order; it returns the bytes w took
+// and the first error. Transfers kept after WriteBefore had written past
+// their time are written, where they fell, and reported as an error.
 func (r *TraceRecorder) WriteTo(w io.Writer) (int64, error) {
+	r.sort()
+	n, err := r.write(w, r.recs)
+	if err != nil {
+		return n, err
+	}
+	clear(r.recs)
+	r.recs = r.recs[:0]
+	if r.late > 0 {
+		return n, fmt.Errorf("trace: %d transfers came after the trace was written up to %v, the first sent at %v: they are out of order",
+			r.late, r.lateSaw, r.lateAt)
+	}
+	return n, nil
+}
+
+func (r *TraceRecorder) sort() {
 	slices.SortFunc(r.recs, func(a, b traceRecord) int {
 		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.link, b.link), cmp.Compare(a.arr, b.arr),
 			cmp.Compare(a.item, b.item), cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to),
 			cmp.Compare(a.dom, b.dom), cmp.Compare(a.cyc, b.cyc))
 	})
+}
+
+// write writes the header line, the first time, and recs.
+func (r *TraceRecorder) write(w io.Writer, recs []traceRecord) (int64, error) {
 	cw := &countingWriter{w: w}
 	bw := bufio.NewWriterSize(cw, 1<<16)
-	_, err := bw.WriteString(traceHeader())
-	var line []byte
-	for _, rec := range r.recs {
+	var err error
+	if !r.headed {
+		_, err = bw.WriteString(traceHeader())
+	}
+	for _, rec := range recs {
 		if err != nil {
 			break
 		}
-		line = appendTraceLine(line[:0], rec.t, rec.dom, rec.cyc, rec.link, rec.from, rec.to, rec.arr, rec.item)
-		_, err = bw.Write(line)
+		r.line = appendTraceLine(r.line[:0], rec.t, rec.dom, rec.cyc, rec.link, rec.from, rec.to, rec.arr, rec.item)
+		_, err = bw.Write(r.line)
 	}
 	if err == nil {
 		err = bw.Flush()
+	}
+	if err == nil {
+		r.headed = true
 	}
 	return cw.n, err
 }

@@ -74,3 +74,47 @@ func (w *shortWriter) Write(b []byte) (int, error) {
 	w.room -= len(b)
 	return len(b), nil
 }
+
+// Written step by step between runs of the engine, the trace is the one
+// written whole at the end, and the recorder holds only what came since
+// the last write; a write past a time transfers still come at is
+// reported, and those transfers are written all the same.
+func TestTraceRecorderWritesAsTheRunGoes(t *testing.T) {
+	whole := func() string {
+		e, _ := twoDevices(t, Options{Seed: 3}, true, 30*Nanosecond, 40)
+		rec := NewTraceRecorder(nil)
+		rec.Attach(e)
+		require.NoError(t, e.Run(Forever))
+		var b bytes.Buffer
+		_, err := rec.WriteTo(&b)
+		require.NoError(t, err)
+		return b.String()
+	}()
+	stepped := func(ahead Time) (string, int, error) {
+		e, _ := twoDevices(t, Options{Seed: 3}, true, 30*Nanosecond, 40)
+		rec := NewTraceRecorder(nil)
+		rec.Attach(e)
+		var b bytes.Buffer
+		var total int64
+		most := 0
+		for until := 20 * Nanosecond; !e.Idle(); until += 20 * Nanosecond {
+			require.NoError(t, e.Run(until))
+			n, err := rec.WriteBefore(&b, until+ahead)
+			require.NoError(t, err)
+			total += n
+			most = max(most, rec.Pending())
+		}
+		n, err := rec.WriteTo(&b)
+		total += n
+		require.Equal(t, int64(b.Len()), total)
+		require.Equal(t, rec.Len()+1, strings.Count(b.String(), "\n"), "every transfer kept is written once, late or not")
+		return b.String(), most, err
+	}
+	got, most, err := stepped(0)
+	require.NoError(t, err)
+	require.Equal(t, whole, got)
+	require.Less(t, most, strings.Count(whole, "\n")/10, "the recorder should hold a step's transfers, not the run's")
+
+	_, _, err = stepped(100 * Nanosecond)
+	require.ErrorContains(t, err, "came after the trace was written up to")
+}

@@ -85,6 +85,7 @@ func runScenario(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	defer trace.close()
 	buildWall := time.Since(build)
 	if path := c.String("cpuprofile"); path != "" {
 		f, err := os.Create(path)
@@ -99,14 +100,19 @@ func runScenario(c *cli.Context) error {
 	}
 	bar := newProgress("flows", len(r.Flows))
 	start := time.Now()
-	err = r.Complete(c.Context, rtlmodel.Time(step), 0, bar.set)
+	err = r.Complete(c.Context, rtlmodel.Time(step), 0, func(done int) {
+		bar.set(done)
+		trace.step(r)
+	})
 	wall := time.Since(start)
 	bar.done()
+	// the trace up to an error is what shows how the run got there
+	traceErr := trace.finish()
 	// flows that failed end the run with an error, after the results of
 	// the others: they are the run's data too
 	var failed *fabric.FlowsFailedError
 	if err != nil && !errors.As(err, &failed) {
-		return err
+		return errors.Join(err, traceErr)
 	}
 	if path := c.String("memprofile"); path != "" {
 		if err := writeHeapProfile(path); err != nil {
@@ -118,8 +124,8 @@ func runScenario(c *cli.Context) error {
 	if err := writeOutputs(c, res); err != nil {
 		return err
 	}
-	if err := writeTrace(c, trace); err != nil {
-		return err
+	if traceErr != nil {
+		return traceErr
 	}
 	printRunSpeed(c.App.Writer, r, res, wall, buildWall)
 	if failed != nil {

@@ -43,14 +43,21 @@ func TestRunRejectsBadFlagsBeforeRunning(t *testing.T) {
 	require.Equal(t, "kept", string(b))
 }
 
-// --trace writes the chosen flows' frames as a trace after the results;
-// the flows are listed and ranged as the CSV output numbers them.
+// --trace writes the chosen flows' frames as a trace, as the run goes;
+// the flows are listed and ranged as the CSV output numbers them. The
+// trace does not depend on how often it is written.
 func TestRunWritesTheFlowTrace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	_, err := runCLI(t, "run", "--trace", path, "--trace-flows", "3, 1-2,3")
 	require.NoError(t, err)
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
+	fine := filepath.Join(t.TempDir(), "fine.jsonl")
+	_, err = runCLI(t, "run", "--step-us", "1", "--trace", fine, "--trace-flows", "1-3")
+	require.NoError(t, err)
+	bf, err := os.ReadFile(fine)
+	require.NoError(t, err)
+	require.Equal(t, string(b), string(bf), "written after every microsecond, the trace differs")
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	require.Equal(t, `{"schema":"fabricmodel.trace","version":1}`, lines[0])
 	require.Greater(t, len(lines), 3*512*11, "three 2 MB flows of 4 KB packets over eleven links each")

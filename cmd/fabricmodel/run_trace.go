@@ -11,9 +11,20 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// startTrace starts recording the frames of the --trace-flows flows when
-// --trace asks for a trace; nil otherwise.
-func startTrace(c *cli.Context, r *fabric.Run) (*rtlmodel.TraceRecorder, error) {
+// flowTrace writes the frames of the --trace-flows flows to --trace's
+// file as the run goes: after each step, what the run has recorded up to
+// the time no later transfer can precede (fabric.Run.TraceComplete), so
+// that it holds about a step's transfers and not the run's.
+type flowTrace struct {
+	path string
+	rec  *rtlmodel.TraceRecorder
+	f    *os.File
+	err  error // the first error writing, after which it writes no more
+}
+
+// startTrace starts recording the frames of the --trace-flows flows and
+// creates --trace's file when --trace asks for a trace; nil otherwise.
+func startTrace(c *cli.Context, r *fabric.Run) (*flowTrace, error) {
 	if c.String("trace") == "" {
 		if c.IsSet("trace-flows") {
 			return nil, fmt.Errorf("--trace-flows %s: without --trace there is no trace to write", c.String("trace-flows"))
@@ -28,24 +39,49 @@ func startTrace(c *cli.Context, r *fabric.Run) (*rtlmodel.TraceRecorder, error) 
 	if err != nil {
 		return nil, fmt.Errorf("--trace-flows %s: %w", c.String("trace-flows"), err)
 	}
-	return rec, nil
-}
-
-// writeTrace writes the recorded trace to --trace's file.
-func writeTrace(c *cli.Context, rec *rtlmodel.TraceRecorder) error {
-	if rec == nil {
-		return nil
-	}
 	path := c.String("trace")
 	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("--trace %s: %w", path, err)
 	}
-	if _, err := rec.WriteTo(f); err != nil {
-		f.Close()
-		return fmt.Errorf("--trace %s: %w", path, err)
+	return &flowTrace{path: path, rec: rec, f: f}, nil
+}
+
+// step writes what the run has recorded up to the time no later transfer
+// can precede.
+func (t *flowTrace) step(r *fabric.Run) {
+	if t == nil || t.err != nil {
+		return
 	}
-	return f.Close()
+	_, t.err = t.rec.WriteBefore(t.f, r.TraceComplete())
+}
+
+// finish writes the rest of the trace and closes the file; it returns
+// the first error, naming the file.
+func (t *flowTrace) finish() error {
+	if t == nil || t.f == nil {
+		return nil
+	}
+	if t.err == nil {
+		_, t.err = t.rec.WriteTo(t.f)
+	}
+	if err := t.f.Close(); t.err == nil {
+		t.err = err
+	}
+	t.f = nil
+	if t.err != nil {
+		return fmt.Errorf("--trace %s: %w", t.path, t.err)
+	}
+	return nil
+}
+
+// close closes the file if finish has not: on the ways out before the
+// run ends.
+func (t *flowTrace) close() {
+	if t != nil && t.f != nil {
+		t.f.Close()
+		t.f = nil
+	}
 }
 
 // parseFlowIDs reads a comma-separated list of flow IDs and ranges
