@@ -6,7 +6,6 @@ import (
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 	"github.com/fabricmodel/fabricmodel/serdes"
-	"github.com/fabricmodel/fabricmodel/switchasic"
 )
 
 // TraceFlows records, for the flows with the given IDs, every hop of every
@@ -21,8 +20,8 @@ import (
 // or apart (each pipe's hand-off shows as its link to the traffic
 // manager). Call it before the run; recording every hop slows the run
 // (each link then stages its items for the hooks). A long trace need not
-// stay in memory to the end: write what TraceComplete allows between
-// steps of the run (TraceRecorder.WriteBefore).
+// stay in memory to the end: write what the engine's TraceComplete
+// allows between steps of the run (TraceRecorder.WriteBefore).
 func (r *Run) TraceFlows(ids []int) (*rtlmodel.TraceRecorder, error) {
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("fabric: trace: no flow chosen")
@@ -43,26 +42,6 @@ func (r *Run) TraceFlows(ids []int) (*rtlmodel.TraceRecorder, error) {
 	})
 	rec.Attach(r.Cluster.Engine)
 	return rec, nil
-}
-
-// TraceComplete returns a time before which every transfer of the run so
-// far has reached the transfer hooks, so that a trace can be written up
-// to it between steps of the run (rtlmodel.TraceRecorder.WriteBefore):
-// the engine's time, less the longest any switch reports a transfer after
-// its send time (switchasic.Switch.TraceLag).
-func (r *Run) TraceComplete() rtlmodel.Time {
-	var lag rtlmodel.Time
-	c := r.Cluster
-	for _, tier := range [][]*switchasic.Switch{c.Leaves, c.Spines, c.Cores} {
-		for _, sw := range tier {
-			lag = max(lag, sw.TraceLag())
-		}
-	}
-	now := c.Engine.Now()
-	if now < lag {
-		return 0
-	}
-	return now - lag
 }
 
 // traceDesc returns the packet a link item carries: a descriptor on its

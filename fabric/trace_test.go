@@ -123,14 +123,14 @@ func TestTraceFlowsFollowsTheChosenFlows(t *testing.T) {
 	require.Equal(t, trace, shuffled, "the shuffled run traced otherwise")
 }
 
-// A flow trace written as the run goes, up to TraceComplete after each
-// step, is the trace written whole at the end; written up to the engine's
-// time, it misses the hosted pipes' hand-offs reported after the step
-// that sent them, and says so.
+// A flow trace written as the run goes, up to the engine's TraceComplete
+// after each step, is the trace written whole at the end; written up to
+// the engine's time, it misses the hosted pipes' hand-offs reported after
+// the step that sent them, and says so.
 func TestTraceFlowsWritesAsTheRunGoes(t *testing.T) {
 	ids := []int{0, 5}
 	whole, _ := traceRun(t, EngineMode{}, ids)
-	stepped, _, err := traceRunStepped(t, EngineMode{}, ids, rtlmodel.Microsecond, (*Run).TraceComplete)
+	stepped, _, err := traceRunStepped(t, EngineMode{}, ids, rtlmodel.Microsecond, func(r *Run) rtlmodel.Time { return r.Cluster.Engine.TraceComplete() })
 	require.NoError(t, err)
 	require.Equal(t, whole, stepped)
 	_, _, err = traceRunStepped(t, EngineMode{}, ids, rtlmodel.Microsecond, func(r *Run) rtlmodel.Time { return r.Cluster.Engine.Now() })

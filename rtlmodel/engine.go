@@ -70,6 +70,9 @@ type Engine struct {
 
 	stats *Registry
 	hooks Hooks
+	// traceLag: the longest a receiver may report a hosted stage's
+	// hand-off after it was sent (Link.TraceDelayAs, TraceComplete)
+	traceLag Time
 }
 
 // stateElem is a register, FIFO or link with next state to commit.

@@ -46,14 +46,30 @@ func (e *Engine) Tracing() bool { return e.hooks.transfer != nil }
 // to itself without a link: from a stage it hosts (named from, in domain
 // d, at the stage's edge sent) to itself (named to, at arrive), as the
 // link between them would if the stage were a component of its own (see
-// Link.TraceDelayAs). The item renders with fmt.Sprint; it is rendered
-// before NoteTransfer returns if a listener asks for it.
+// Link.TraceDelayAs). sent may precede the engine's time by no more than
+// the delay of a link traced as such a stage (TraceComplete). The item
+// renders with fmt.Sprint; it is rendered before NoteTransfer returns if
+// a listener asks for it.
 func (e *Engine) NoteTransfer(link, from, to string, d *Domain, sent, arrive Time, item any) {
 	if e.hooks.transfer == nil {
 		return
 	}
 	e.hooks.fireTransfer(&TransferEvent{Link: link, From: from, To: to, Domain: d.name, Cycle: d.CycleAt(sent),
 		Time: sent, Arrive: arrive, item: item, render: sprint})
+}
+
+// TraceComplete returns a time before which every transfer of the run so
+// far has reached the transfer hooks, for writing a trace between runs of
+// the engine (TraceRecorder.WriteBefore): the engine's time, less the
+// longest delay of a link whose receiver hosts the stage the delay stands
+// for (Link.TraceDelayAs), since the receiver reports the stage's
+// hand-off (NoteTransfer) when it runs it, up to that delay after the
+// hand-off's own edge.
+func (e *Engine) TraceComplete() Time {
+	if e.now < e.traceLag {
+		return 0
+	}
+	return e.now - e.traceLag
 }
 
 func (h *Hooks) fireTransfer(ev *TransferEvent) {

@@ -150,6 +150,7 @@ func (l *Link[T]) TakeOnSend(t Taker[T]) { l.taker = t }
 // Call it before the run.
 func (l *Link[T]) DelayArrivals(cycles uint64) {
 	l.rxDelay = Time(cycles) * l.toDom.period
+	l.noteTraceLag()
 }
 
 // TraceDelayAs makes the link's transfer events (Hooks.OnTransfer) name
@@ -158,8 +159,23 @@ func (l *Link[T]) DelayArrivals(cycles uint64) {
 // (a traffic manager running the ingress pipeline), whose hand-off from
 // the stage to itself it reports with Engine.NoteTransfer, so that a
 // trace shows the stage as it does where the stage is a component of its
-// own. What the receiver sees and when does not change.
-func (l *Link[T]) TraceDelayAs(stage string) { l.traceStage = stage }
+// own. What the receiver sees and when does not change. The hand-off
+// comes up to the delay after its send time, which Engine.TraceComplete
+// allows for.
+func (l *Link[T]) TraceDelayAs(stage string) {
+	l.traceStage = stage
+	l.noteTraceLag()
+}
+
+// noteTraceLag tells the engine how late the receiver may report a
+// hosted stage's hand-off (TraceDelayAs), whichever of DelayArrivals and
+// TraceDelayAs comes first.
+func (l *Link[T]) noteTraceLag() {
+	if l.traceStage != "" {
+		e := l.to.e
+		e.traceLag = max(e.traceLag, l.rxDelay)
+	}
+}
 
 // WatchArrivals reports every delivery on this link to w under index idx,
 // at the receiver edge where the item becomes visible. Only the receiver

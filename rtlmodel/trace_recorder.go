@@ -77,10 +77,9 @@ func (r *TraceRecorder) Pending() int { return len(r.recs) }
 // WriteBefore writes to w the header line, the first time, and the kept
 // transfers sent before t, in order, and forgets them; it returns the
 // bytes w took and the first error. Call it between runs of the engine,
-// with a t no later than any transfer still to come can be sent at: the
-// engine's time, less what a component may report late (a hosted stage's
-// hand-off, Engine.NoteTransfer, comes up to the stage's latency after
-// it was sent). A transfer that comes later still is kept and written
+// with a t no later than any transfer still to come can be sent at
+// (Engine.TraceComplete: the engine's time, less the latency of the
+// stages whose hand-offs their hosts report late). A transfer that comes later still is kept and written
 // after its time, and WriteTo reports it. Successive calls write to the
 // same trace: pass the same w.
 func (r *TraceRecorder) WriteBefore(w io.Writer, t Time) (int64, error) {

@@ -99,7 +99,7 @@ func TestTraceRecorderWritesAsTheRunGoes(t *testing.T) {
 		most := 0
 		for until := 20 * Nanosecond; !e.Idle(); until += 20 * Nanosecond {
 			require.NoError(t, e.Run(until))
-			n, err := rec.WriteBefore(&b, until+ahead)
+			n, err := rec.WriteBefore(&b, e.TraceComplete()+ahead)
 			require.NoError(t, err)
 			total += n
 			most = max(most, rec.Pending())
@@ -117,4 +117,45 @@ func TestTraceRecorderWritesAsTheRunGoes(t *testing.T) {
 
 	_, _, err = stepped(100 * Nanosecond)
 	require.ErrorContains(t, err, "came after the trace was written up to")
+}
+
+// TraceComplete allows for the longest delay of a link traced as a
+// hosted stage, whichever of DelayArrivals and TraceDelayAs comes first,
+// and for nothing else.
+func TestTraceCompleteAllowsForHostedStages(t *testing.T) {
+	for _, order := range []string{"delay first", "stage first", "delay only"} {
+		e := NewEngine(Options{})
+		tx, err := e.AddDomain("tx", 800, 0)
+		require.NoError(t, err)
+		rx, err := e.AddDomain("rx", 1000, 0)
+		require.NoError(t, err)
+		// busy past the run's end, so that the run ends at its time
+		busy := fn(func(ed Edge) Wake { return Wake(ed.Cycle + 1) })
+		sh, err := e.Add(tx, "sender", busy)
+		require.NoError(t, err)
+		rh, err := e.Add(rx, "receiver", busy)
+		require.NoError(t, err)
+		short, err := NewLink[int]("short", sh, rh, LinkConfig{Latency: 1, Width: 1})
+		require.NoError(t, err)
+		long, err := NewLink[int]("long", sh, rh, LinkConfig{Latency: 1, Width: 1})
+		require.NoError(t, err)
+		short.DelayArrivals(2)
+		short.TraceDelayAs("stage")
+		switch order {
+		case "delay first":
+			long.DelayArrivals(5)
+			long.TraceDelayAs("stage")
+		case "stage first":
+			long.TraceDelayAs("stage")
+			long.DelayArrivals(5)
+		case "delay only":
+			long.DelayArrivals(5)
+		}
+		require.NoError(t, e.Run(100*Nanosecond))
+		want := 100*Nanosecond - 5000
+		if order == "delay only" {
+			want = 100*Nanosecond - 2000
+		}
+		require.Equal(t, want, e.TraceComplete(), order)
+	}
 }

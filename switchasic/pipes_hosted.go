@@ -22,18 +22,6 @@ func (sw *Switch) hostsPipes() bool {
 	return sw.cfg.LB != DLB && !sw.cfg.pipesApart && len(sw.ports) < 1<<11 && sw.cfg.Pipes.Pipes <= 0xFF
 }
 
-// TraceLag is how long after a transfer's send time the switch may report
-// it to the engine's transfer hooks: a hosted ingress pipe's hand-off to
-// the traffic manager is reported when the traffic manager runs it, the
-// pipeline's latency after the pipe's own edge (Engine.NoteTransfer); 0
-// when the pipes run apart.
-func (sw *Switch) TraceLag() rtlmodel.Time {
-	if !sw.hostsPipes() {
-		return 0
-	}
-	return rtlmodel.Time(sw.cfg.IngressCycles) * sw.dom.Period()
-}
-
 // rxIndex is the index under which input k of pipe, the switch's port,
 // reports to the traffic manager's rx watch; rxPipe, rxInput and rxPort
 // take it apart. Port fits in 11 bits, pipe in 8 and k, below the port

@@ -13,7 +13,7 @@ import (
 
 // flowTrace writes the frames of the --trace-flows flows to --trace's
 // file as the run goes: after each step, what the run has recorded up to
-// the time no later transfer can precede (fabric.Run.TraceComplete), so
+// the time no later transfer can precede (rtlmodel.Engine.TraceComplete), so
 // that it holds about a step's transfers and not the run's.
 type flowTrace struct {
 	path string
@@ -53,7 +53,7 @@ func (t *flowTrace) step(r *fabric.Run) {
 	if t == nil || t.err != nil {
 		return
 	}
-	_, t.err = t.rec.WriteBefore(t.f, r.TraceComplete())
+	_, t.err = t.rec.WriteBefore(t.f, r.Cluster.Engine.TraceComplete())
 }
 
 // finish writes the rest of the trace and closes the file; it returns
