@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
@@ -29,7 +31,8 @@ func runCommand() *cli.Command {
 		Description: "Builds the scenario's topology of NICs and switches, runs its workload to completion\n" +
 			"and prints flow completion times, job completion times, goodput, link utilisation, queue\n" +
 			"depth, PFC, ECN, trims, drops and retransmits, then the run's speed. The same scenario and\n" +
-			"seed give byte-identical --json output.",
+			"seed give byte-identical --json output. An interrupt (Ctrl-C) ends the run at its next\n" +
+			"--step-us step with the results, outputs and trace of the run so far.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "json", Usage: "write the results as JSON to `FILE`"},
 			&cli.StringFlag{Name: "csv", Usage: "write per-flow results as CSV to `FILE`"},
@@ -98,9 +101,14 @@ func runScenario(c *cli.Context) error {
 		}
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
+	// an interrupt ends the run at the next step with what it has so far;
+	// a second one, once the first has been taken, ends the process
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }()
 	bar := newProgress("flows", len(r.Flows))
 	start := time.Now()
-	err = r.Complete(c.Context, rtlmodel.Time(step), 0, func(done int) {
+	err = r.Complete(ctx, rtlmodel.Time(step), 0, func(done int) {
 		bar.set(done)
 		trace.step(r)
 	})
@@ -111,7 +119,8 @@ func runScenario(c *cli.Context) error {
 	// flows that failed end the run with an error, after the results of
 	// the others: they are the run's data too
 	var failed *fabric.FlowsFailedError
-	if err != nil && !errors.As(err, &failed) {
+	interrupted := errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+	if err != nil && !errors.As(err, &failed) && !interrupted {
 		return errors.Join(err, traceErr)
 	}
 	if path := c.String("memprofile"); path != "" {
@@ -128,6 +137,10 @@ func runScenario(c *cli.Context) error {
 		return traceErr
 	}
 	printRunSpeed(c.App.Writer, r, res, wall, buildWall)
+	if interrupted {
+		return fmt.Errorf("interrupted at %v simulated with %d of %d flows complete: the results and outputs are those of the run up to then",
+			r.Cluster.Engine.Now(), r.Done(), len(r.Flows))
+	}
 	if failed != nil {
 		return failed
 	}
@@ -160,7 +173,12 @@ func printResults(w io.Writer, res *fabric.Results) {
 			}
 			jct += ns(j)
 		}
-		rows = append(rows, []string{"job completion time", jct})
+		label := "job completion time"
+		if res.Completed < res.Flows {
+			// a job's time counts the flows of it that completed
+			label = "job time, completed flows only"
+		}
+		rows = append(rows, []string{label, jct})
 	}
 	for _, r := range rows {
 		_ = t.Append(r)
