@@ -58,6 +58,26 @@ func (l *PCIeLink) readBehind(start rtlmodel.Time, n uint64) (pcieTime, bool) {
 			dur = down.dur(bytes)
 		}
 		end = down.reserveBehind(down.floor(pcieTime{reqEnd.ps + turn, reqEnd.frac}), dur, cpls, bytes)
+		if reqs == 0 && left > 0 && !fullDur.less(reqDur) && !end.less(down.postedEnd) {
+			// The rest go back to back behind the first request's
+			// completions: each request's completions turn around no later
+			// than the end of those before (a request is no longer on the
+			// wire than a full request's completions, and the latest posted
+			// write ended before), so the loop would join each to the last
+			// interval. One reservation of their sum does the same: the
+			// times are exact fractions.
+			fulls, part := left/mrrs, left%mrrs
+			rest, restCpls := fulls, fulls*fullCpls
+			if part > 0 {
+				rest++
+				restCpls += c.requestCpls(part)
+			}
+			restBytes := left + restCpls*cplOverhead
+			end = down.reserveBehind(end, down.dur(restBytes), restCpls, restBytes)
+			reqEnd = up.add(reqEnd, up.dur(rest*reqBytes))
+			reqs += 1 + rest
+			break
+		}
 	}
 	up.reserveBehind(t, pcieSub(reqEnd, t, up.div), reqs, reqs*reqBytes)
 	return end, true
