@@ -78,7 +78,33 @@ func (s *shape) build(nic func(i int) nic400g.Config, opts rtlmodel.Options, con
 			return nil, fmt.Errorf("fabric: %s: %w", s.name(sw), err)
 		}
 	}
+	if err := c.Engine.SetSweepOrder(s.sweepOrder(n)); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// sweepOrder is the order the kernel's sweeps take the devices in: each
+// leaf followed by its endpoints' NICs, then the switches above. A NIC so
+// runs right after its leaf and finds in the caches the frames the leaf
+// has just sent it.
+func (s *shape) sweepOrder(endpoints int) []string {
+	under := make([][]int, s.numLeaves())
+	for d := 0; d < endpoints; d++ {
+		leaf, _ := s.locate(d)
+		under[leaf] = append(under[leaf], d)
+	}
+	order := make([]string, 0, s.numSwitches()+endpoints)
+	for leaf, nics := range under {
+		order = append(order, s.name(leaf))
+		for _, d := range nics {
+			order = append(order, fmt.Sprintf("nic%d", d))
+		}
+	}
+	for sw := s.numLeaves(); sw < s.numSwitches(); sw++ {
+		order = append(order, s.name(sw))
+	}
+	return order
 }
 
 // switchConfig is switch sw's configuration: the template with a port plan

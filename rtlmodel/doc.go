@@ -30,7 +30,8 @@
 // some lookahead (switches and NICs joined by wires) can put each device in
 // a partition of its own (Engine.Partition) and set the lookahead
 // (SetLookahead). The engine then runs the partitions in sweeps, in the
-// order they were made, each alone as far as its neighbours allow: up to
+// order they were made or the one SetSweepOrder gives (no result depends
+// on it), each alone as far as its neighbours allow: up to
 // a lookahead past the time every partition linked to it (either way, or
 // coupled with Couple) has run to, since nothing they send can reach it
 // sooner. A partition whose neighbours ran before it in the sweep finds

@@ -52,6 +52,9 @@ type Engine struct {
 	// a sweep sets it for every partition)
 	doneUntil []Time
 	ahead     []int32 // the partitions likely to run in the sweep being run, in order
+	// the order a sweep takes the partitions in (SetSweepOrder); nil for
+	// creation order
+	sweep []int32
 	// prefetching: the model has partitions enough for the prefetch
 	// pipeline (prefetchMinParts); else ahead stays empty
 	prefetching bool

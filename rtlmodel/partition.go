@@ -16,7 +16,7 @@ import (
 // whole window (runWindows).
 type part struct {
 	name   string
-	index  int      // creation order: the order partitions run in a sweep
+	index  int      // creation order: the sweep's unless SetSweepOrder says otherwise
 	clocks []*clock // of its domains, in creation order
 
 	activeClocks []*clock // clocks with a non-empty active list, any order
@@ -140,6 +140,43 @@ func (e *Engine) Partition(name string) error {
 // Partitions returns the number of partitions.
 func (e *Engine) Partitions() int { return len(e.parts) }
 
+// SetSweepOrder sets the order in which a sweep runs the partitions, by
+// name; by default a sweep takes them in creation order. The order
+// changes no result, only which state is still in the caches when a
+// partition runs: one run right after a neighbour reads what that
+// neighbour has just sent it. Each partition must be named once. With
+// Options.OnePartition there is one partition and nothing to order.
+func (e *Engine) SetSweepOrder(names []string) error {
+	if e.started {
+		return fmt.Errorf("sweep order set after the run began")
+	}
+	if e.opts.OnePartition {
+		return nil
+	}
+	index := make(map[string]int32, len(e.parts))
+	for i, p := range e.parts {
+		index[p.name] = int32(i)
+	}
+	if len(names) != len(e.parts) {
+		return fmt.Errorf("sweep order of %d partitions, for %d", len(names), len(e.parts))
+	}
+	seen := make([]bool, len(e.parts))
+	sweep := make([]int32, len(names))
+	for k, name := range names {
+		i, ok := index[name]
+		if !ok {
+			return fmt.Errorf("sweep order: no partition %q", name)
+		}
+		if seen[i] {
+			return fmt.Errorf("sweep order: partition %q named twice", name)
+		}
+		seen[i] = true
+		sweep[k] = i
+	}
+	e.sweep = sweep
+	return nil
+}
+
 // SetLookahead sets how far past its neighbours a partition may run alone:
 // the least time any link between partitions takes to deliver an item or
 // return a credit (or a coupled wake, Couple, to come), counted from the
@@ -177,7 +214,8 @@ func (e *Engine) tooSoon(cs *compState, t Time, what, name string) {
 // runWindows runs the partitions up to until, each as far as its
 // neighbours allow: a partition may run up to a lookahead past the time
 // every partition linked to it (either way) has run to, since nothing they
-// send can reach it sooner. Taken in creation order, a partition whose
+// send can reach it sooner. Taken in the sweep order (SetSweepOrder;
+// creation order by default), a partition whose
 // neighbours ran before it in the sweep finds them ahead and runs two
 // lookaheads at once, so that each device's state is read once for twice
 // the simulated time it was when every partition ran one window per
@@ -193,6 +231,12 @@ func (e *Engine) runWindows(until Time) error {
 		}
 		e.neighbours = e.partNeighbours()
 		e.prefetching = len(e.parts) >= prefetchMinParts
+		if e.sweep == nil {
+			e.sweep = make([]int32, len(e.parts))
+			for i := range e.sweep {
+				e.sweep[i] = int32(i)
+			}
+		}
 	}
 	L := e.window()
 	for !e.stop {
@@ -223,14 +267,17 @@ func (e *Engine) runWindows(until Time) error {
 		// they have run to, the most a sweep can take them (their
 		// neighbours that run before them in it move up meanwhile)
 		ahead := e.ahead[:0]
-		for i, t := range e.next {
-			if e.prefetching && t < after(e.doneUntil[i], 2*L) && t <= until {
-				ahead = append(ahead, int32(i))
+		if e.prefetching {
+			for _, i := range e.sweep {
+				if t := e.next[i]; t < after(e.doneUntil[i], 2*L) && t <= until {
+					ahead = append(ahead, i)
+				}
 			}
 		}
 		e.ahead = ahead
 		k := 0 // ahead[k] is the next listed partition
-		for i, p := range e.parts {
+		for _, i32 := range e.sweep {
+			i, p := int(i32), e.parts[i32]
 			end := e.horizon(i, until, L)
 			if k < len(ahead) && int(ahead[k]) == i {
 				// a step of the prefetch pipeline per listed partition,

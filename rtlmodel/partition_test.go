@@ -104,8 +104,11 @@ func twoDevices(t *testing.T, opts Options, parts bool, lookahead Time, crossLat
 // partition that has already run the window.
 func TestPartitionsRunAsOne(t *testing.T) {
 	const crossLatency = 40 // cycles: more than 30 ns either way
-	run := func(opts Options, parts bool, lookahead Time) [][]string {
+	run := func(opts Options, parts bool, lookahead Time, sweep ...string) [][]string {
 		e, logs := twoDevices(t, opts, parts, lookahead, crossLatency)
+		if sweep != nil {
+			require.NoError(t, e.SetSweepOrder(sweep))
+		}
 		require.NoError(t, e.Run(Forever))
 		if parts {
 			require.Equal(t, 2, e.Partitions())
@@ -132,7 +135,26 @@ func TestPartitionsRunAsOne(t *testing.T) {
 	}
 	for _, c := range cases {
 		require.Equal(t, want, run(c.opts, true, c.lookahead), c.name)
+		require.Equal(t, want, run(c.opts, true, c.lookahead, "dev1", "dev0"), c.name+", the second made swept first")
 	}
+}
+
+// A sweep order names every partition once, before the run.
+func TestSweepOrderNamesEachPartitionOnce(t *testing.T) {
+	e, _ := twoDevices(t, Options{Seed: 3}, true, 30*Nanosecond, 40)
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"dev0"}, "sweep order of 1 partitions, for 2"},
+		{[]string{"dev0", "dev2"}, `no partition "dev2"`},
+		{[]string{"dev1", "dev1"}, `partition "dev1" named twice`},
+	} {
+		require.ErrorContains(t, e.SetSweepOrder(c.names), c.want, "%v", c.names)
+	}
+	require.NoError(t, e.SetSweepOrder([]string{"dev1", "dev0"}))
+	require.NoError(t, e.Run(100*Nanosecond))
+	require.ErrorContains(t, e.SetSweepOrder([]string{"dev0", "dev1"}), "after the run began")
 }
 
 // A link between partitions faster than the lookahead, either way, stops
