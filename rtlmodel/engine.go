@@ -52,9 +52,9 @@ type Engine struct {
 	// a sweep sets it for every partition)
 	doneUntil []Time
 	ahead     []int32 // the partitions likely to run in the sweep being run, in order
-	// the order a sweep takes the partitions in (SetSweepOrder); nil for
-	// creation order
-	sweep []int32
+	// the order a sweep takes the partitions in: creation order unless
+	// SetSweepOrder says otherwise
+	sweep []int
 	// prefetching: the model has partitions enough for the prefetch
 	// pipeline (prefetchMinParts); else ahead stays empty
 	prefetching bool
@@ -88,7 +88,7 @@ type stateElem interface {
 func NewEngine(opts Options) *Engine {
 	e := &Engine{opts: opts, paths: map[string]bool{}, stats: NewRegistry()}
 	e.cur = newPart("main")
-	e.parts, e.building = []*part{e.cur}, e.cur
+	e.parts, e.building, e.sweep = []*part{e.cur}, e.cur, []int{0}
 	e.shuffle = NewRNG(opts.ShuffleSeed, "engine/shuffle")
 	return e
 }

@@ -133,6 +133,7 @@ func (e *Engine) Partition(name string) error {
 	p := newPart(name)
 	p.index = len(e.parts)
 	e.parts = append(e.parts, p)
+	e.sweep = append(e.sweep, p.index)
 	e.building = p
 	return nil
 }
@@ -153,15 +154,15 @@ func (e *Engine) SetSweepOrder(names []string) error {
 	if e.opts.OnePartition {
 		return nil
 	}
-	index := make(map[string]int32, len(e.parts))
+	index := make(map[string]int, len(e.parts))
 	for i, p := range e.parts {
-		index[p.name] = int32(i)
+		index[p.name] = i
 	}
 	if len(names) != len(e.parts) {
 		return fmt.Errorf("sweep order of %d partitions, for %d", len(names), len(e.parts))
 	}
 	seen := make([]bool, len(e.parts))
-	sweep := make([]int32, len(names))
+	sweep := make([]int, len(names))
 	for k, name := range names {
 		i, ok := index[name]
 		if !ok {
@@ -231,12 +232,6 @@ func (e *Engine) runWindows(until Time) error {
 		}
 		e.neighbours = e.partNeighbours()
 		e.prefetching = len(e.parts) >= prefetchMinParts
-		if e.sweep == nil {
-			e.sweep = make([]int32, len(e.parts))
-			for i := range e.sweep {
-				e.sweep[i] = int32(i)
-			}
-		}
 	}
 	L := e.window()
 	for !e.stop {
@@ -267,17 +262,14 @@ func (e *Engine) runWindows(until Time) error {
 		// they have run to, the most a sweep can take them (their
 		// neighbours that run before them in it move up meanwhile)
 		ahead := e.ahead[:0]
-		if e.prefetching {
-			for _, i := range e.sweep {
-				if t := e.next[i]; t < after(e.doneUntil[i], 2*L) && t <= until {
-					ahead = append(ahead, i)
-				}
+		for _, i := range e.sweep {
+			if t := e.next[i]; e.prefetching && t < after(e.doneUntil[i], 2*L) && t <= until {
+				ahead = append(ahead, int32(i))
 			}
 		}
 		e.ahead = ahead
 		k := 0 // ahead[k] is the next listed partition
-		for _, i32 := range e.sweep {
-			i, p := int(i32), e.parts[i32]
+		for _, i := range e.sweep {
 			end := e.horizon(i, until, L)
 			if k < len(ahead) && int(ahead[k]) == i {
 				// a step of the prefetch pipeline per listed partition,
@@ -292,11 +284,11 @@ func (e *Engine) runWindows(until Time) error {
 				e.doneUntil[i] = end
 				continue
 			}
-			e.cur = p
-			untold := p.warm(e, end)
+			e.cur = e.parts[i]
+			untold := e.cur.warm(e, end)
 			t := e.nextTime()
 			for t < end {
-				e.now, p.now = t, t
+				e.now, e.cur.now = t, t
 				if err := e.runDue(t); err != nil {
 					return err
 				}
