@@ -124,8 +124,8 @@ func (n *NIC) writeIPUDP(b []byte, h *hdr, port uint16, udpPayload int) int {
 	off := must(eth.Encode(b))
 	ip := packet.IPv4{IHL: 5, TOS: tos, TotalLength: uint16(packet.IPv4MinLen) + udpLen, TTL: 64,
 		Protocol: packet.IPProtoUDP, Src: ipOf(n.cfg.ID), Dst: ipOf(h.dst), Flags: 2}
-	_ = ip.ComputeChecksum()
-	off += must(ip.Encode(b[off:]))
+	// its checksum computed over the header as it is written
+	off += must(ip.EncodeChecksummed(b[off:]))
 	return off + must(udp.Encode(b[off:]))
 }
 

@@ -55,6 +55,20 @@ func (h *IPv4) ComputeChecksum() error {
 	return nil
 }
 
+// EncodeChecksummed writes the header into b with its header checksum, as
+// ComputeChecksum then Encode do, computing the checksum over the bytes
+// written instead of over a header encoded twice. It sets Checksum.
+func (h *IPv4) EncodeChecksummed(b []byte) (int, error) {
+	h.Checksum = 0
+	n, err := h.Encode(b)
+	if err != nil {
+		return 0, err
+	}
+	h.Checksum = ipv4HdrChecksum(b[:n])
+	be.PutUint16(b[10:], h.Checksum)
+	return n, nil
+}
+
 // Encode writes the header, with Checksum as given, into b.
 func (h *IPv4) Encode(b []byte) (int, error) {
 	if h.IHL < 5 || h.IHL > 15 {
@@ -83,7 +97,9 @@ func (h *IPv4) Encode(b []byte) (int, error) {
 	be.PutUint16(b[10:], h.Checksum)
 	copy(b[12:16], h.Src[:])
 	copy(b[16:20], h.Dst[:])
-	copy(b[20:n], h.Options[:n-IPv4MinLen])
+	if n > IPv4MinLen {
+		copy(b[IPv4MinLen:n], h.Options[:n-IPv4MinLen])
+	}
 	return n, nil
 }
 
@@ -114,20 +130,14 @@ func (h *IPv4) decode(b []byte, avail int) error {
 	if s := rfc1071Sum(b[:n], 0); s != 0xFFFF {
 		return badField("IPv4", "Checksum", BadChecksum, uint64(be.Uint16(b[10:])))
 	}
-	h.IHL = ihl
-	h.TOS = b[1]
-	h.TotalLength = tl
-	h.ID = be.Uint16(b[4:])
 	ff := be.Uint16(b[6:])
-	h.Flags = uint8(ff >> 13)
-	h.FragOffset = ff & 0x1FFF
-	h.TTL = b[8]
-	h.Protocol = b[9]
-	h.Checksum = be.Uint16(b[10:])
-	copy(h.Src[:], b[12:16])
-	copy(h.Dst[:], b[16:20])
-	m := copy(h.Options[:], b[20:n])
-	clear(h.Options[m:])
+	// one store of the whole header, the options zero unless present
+	*h = IPv4{IHL: ihl, TOS: b[1], TotalLength: tl, ID: be.Uint16(b[4:]), Flags: uint8(ff >> 13),
+		FragOffset: ff & 0x1FFF, TTL: b[8], Protocol: b[9], Checksum: be.Uint16(b[10:]),
+		Src: [4]byte(b[12:16]), Dst: [4]byte(b[16:20])}
+	if n > IPv4MinLen {
+		copy(h.Options[:], b[IPv4MinLen:n])
+	}
 	return nil
 }
 
