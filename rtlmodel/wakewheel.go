@@ -148,9 +148,15 @@ func (w *wakeWheel) top() *wakeEntry {
 	if w.count == 0 {
 		// nothing in the slots (always so with the wheel off, as in a
 		// model of several partitions): the heap's, without looking at
-		// the wheel, whose spent head slot load clears before its next use
+		// the wheel, whose spent head slot load clears before its next use;
+		// small enough to be inlined where the engine looks for due wakes
 		return w.far.top()
 	}
+	return w.slotsTop()
+}
+
+// slotsTop is top when the slots hold wakes.
+func (w *wakeWheel) slotsTop() *wakeEntry {
 	if w.fromWheel() {
 		return &w.ring.slots[w.head][w.rd]
 	}

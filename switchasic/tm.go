@@ -123,11 +123,22 @@ func (tm *TrafficManager) PortHeadroomBytes(port int) (bytes, cells uint64) {
 	return tm.lim.headroomBytes[port], tm.lim.headroomCells[port]
 }
 
+// index is the slot of port and class in the per-port, per-class state;
+// small enough to be inlined at every admission and release.
 func (tm *TrafficManager) index(port, class int) int {
-	if port < 0 || port >= tm.nPorts || class < 0 || class >= tm.nClasses {
-		panic(fmt.Sprintf("switchasic: port %d class %d out of range (%d ports, %d classes)", port, class, tm.nPorts, tm.nClasses))
+	if uint(port) >= uint(tm.nPorts) || uint(class) >= uint(tm.nClasses) {
+		tm.outOfRange(port, class)
 	}
 	return port*tm.nClasses + class
+}
+
+// outOfRange panics: a port or class outside the traffic manager is a
+// broken invariant of the switch, not a user error. It stays out of line
+// so that index stays small.
+//
+//go:noinline
+func (tm *TrafficManager) outOfRange(port, class int) {
+	panic(fmt.Sprintf("switchasic: port %d class %d out of range (%d ports, %d classes)", port, class, tm.nPorts, tm.nClasses))
 }
 
 // Admit decides the fate of a packet of bytes arriving on ingress for
