@@ -46,13 +46,8 @@ func (h *IPv4) Len() int { return int(h.IHL) * 4 }
 // other fields, as a sender does before Encode.
 func (h *IPv4) ComputeChecksum() error {
 	var buf [IPv4MaxLen]byte
-	h.Checksum = 0
-	n, err := h.Encode(buf[:])
-	if err != nil {
-		return err
-	}
-	h.Checksum = ipv4HdrChecksum(buf[:n])
-	return nil
+	_, err := h.EncodeChecksummed(buf[:])
+	return err
 }
 
 // EncodeChecksummed writes the header into b with its header checksum, as

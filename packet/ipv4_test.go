@@ -9,7 +9,9 @@ import (
 
 // EncodeChecksummed writes the bytes, and sets the checksum, that
 // ComputeChecksum then Encode do, for random headers with and without
-// options; a header that cannot be encoded fails the same way.
+// options, and the checksum passes CheckIPv4HeaderChecksum, whose sum is
+// computed apart (ComputeChecksum now uses EncodeChecksummed); a header
+// that cannot be encoded fails the same way.
 func TestIPv4EncodeChecksummedMatchesTwoSteps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < 2000; i++ {
