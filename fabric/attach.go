@@ -30,7 +30,9 @@ func attachNIC(e *rtlmodel.Engine, pool *packet.DescPool, sw *switchasic.Switch,
 	if err != nil {
 		return nil, err
 	}
-	nc.ConnectWire(rx, tx)
+	if err := nc.ConnectWire(rx, tx); err != nil {
+		return nil, err
+	}
 	sw.TxPhy(port).Wire().SetCutThrough(0)
 	return nc, nil
 }

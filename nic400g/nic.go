@@ -147,7 +147,9 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 	if err != nil {
 		return nil, err
 	}
-	n.phy.Connect(n.out, nil)
+	if err := n.phy.Connect(n.out, nil); err != nil {
+		return nil, err
+	}
 	return n, nil
 }
 
@@ -176,15 +178,19 @@ func (n *NIC) Cache() *QPCache { return n.cache }
 func (n *NIC) Store() *QPStore { return n.store }
 
 // ConnectWire sets the link the NIC's PHY delivers into (the peer's
-// receive link) and the link the NIC receives from.
-func (n *NIC) ConnectWire(tx, rx *rtlmodel.Link[serdes.RxFrame[*packet.Desc]]) {
-	n.phy.Connect(n.out, tx)
+// receive link) and the link the NIC receives from. Call it before the
+// run.
+func (n *NIC) ConnectWire(tx, rx *rtlmodel.Link[serdes.RxFrame[*packet.Desc]]) error {
+	if err := n.phy.Connect(n.out, tx); err != nil {
+		return err
+	}
 	n.in = rx
 	// the receive pipeline (parse, QPC, translate, place) is the link's:
 	// a frame becomes visible when it leaves the pipeline
 	rx.DelayArrivals(n.cfg.RxCycles)
 	rx.ReadAheadWith(readRxAhead)
 	rx.PrefetchWith(prefetchRx)
+	return nil
 }
 
 // readRxAhead reads what the receive path reads of a frame: its

@@ -62,7 +62,7 @@ func backToBack(t testing.TB, ca, cb Config) (*rtlmodel.Engine, *NIC, *NIC) {
 	require.NoError(t, err)
 	ba, err := rtlmodel.NewLink[serdes.RxFrame[*packet.Desc]]("wire/b>a", b.Phy().Handle(), a.Handle(), rtlmodel.LinkConfig{Latency: 1, Width: 1})
 	require.NoError(t, err)
-	a.ConnectWire(ab, ba)
-	b.ConnectWire(ba, ab)
+	require.NoError(t, a.ConnectWire(ab, ba))
+	require.NoError(t, b.ConnectWire(ba, ab))
 	return e, a, b
 }

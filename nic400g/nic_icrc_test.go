@@ -58,8 +58,8 @@ func corrupted(t *testing.T, at int, nth map[int]bool) (*rtlmodel.Engine, *NIC, 
 	require.NoError(t, err)
 	ba, err := rtlmodel.NewLink[serdes.RxFrame[*packet.Desc]]("wire/b>a", b.Phy().Handle(), a.Handle(), lc)
 	require.NoError(t, err)
-	a.ConnectWire(c.in, ba)
-	b.ConnectWire(ba, c.out)
+	require.NoError(t, a.ConnectWire(c.in, ba))
+	require.NoError(t, b.ConnectWire(ba, c.out))
 	return e, a, b, c
 }
 

@@ -58,13 +58,16 @@ type Engine struct {
 	// prefetching: the model has partitions enough for the prefetch
 	// pipeline (prefetchMinParts); else ahead stays empty
 	prefetching bool
-	// per partition, the partitions linked or coupled to it either way
-	neighbours [][]int32
-	couples    map[[2]*part]bool // Couple: pairs of partitions, the one made first first
-	now        Time              // the edge being run (or the last one)
-	shuffle    *RNG
-	err        error
-	stop       bool
+	// per partition, the partitions that reach it, with their lookaheads
+	neighbours [][]neighbour
+	// widest: the longest of those lookaheads, how far past its
+	// neighbours a partition may run at most
+	widest  Time
+	couples map[[2]*part]bool // Couple: pairs of partitions, the one made first first
+	now     Time              // the edge being run (or the last one)
+	shuffle *RNG
+	err     error
+	stop    bool
 
 	progress     uint64
 	progressTime Time

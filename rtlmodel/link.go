@@ -93,7 +93,10 @@ type Link[T any] struct {
 	arrivals, credits *Watch // told of deliveries and credit returns; nil: nobody
 	// line 3
 	q               Queue[flight[T]]
-	arrIdx, credIdx int
+	arrIdx, credIdx int32
+	// minAcross: between partitions, the least time after the sending
+	// edge an item may arrive (its lookahead, partNeighbours)
+	minAcross Time
 	// line 4
 	returns   Queue[creditReturn] // restarts at its first slot when drained
 	transfers Counter             // its count first, still in line 4
@@ -114,6 +117,8 @@ type Link[T any] struct {
 	prefetchItem func(T)        // prefetches what an item points to (PrefetchWith); nil: nothing
 
 	traceStage string // the receiver's name in traces (TraceDelayAs); "": its path
+
+	lookahead Time // SetLookahead's; 0: the engine's
 }
 
 // Taker is a receiver that takes every item of a link when it is sent
@@ -181,7 +186,7 @@ func (l *Link[T]) noteTraceLag() {
 // at the receiver edge where the item becomes visible. Only the receiver
 // uses w.
 func (l *Link[T]) WatchArrivals(w *Watch, idx int) {
-	l.arrivals, l.arrIdx = w, idx
+	l.arrivals, l.arrIdx = w, int32(idx)
 	w.bind(l.e, l.toCS)
 }
 
@@ -190,7 +195,7 @@ func (l *Link[T]) WatchArrivals(w *Watch, idx int) {
 // the sender for them: the returns it would be woken for, those after it
 // found too few credits (wantCredits). Only the sender uses w.
 func (l *Link[T]) WatchCredits(w *Watch, idx int) {
-	l.credits, l.credIdx = w, idx
+	l.credits, l.credIdx = w, int32(idx)
 	w.bind(l.e, l.fromCS)
 }
 
@@ -269,6 +274,11 @@ type linkInfo interface {
 	waitingOn() string
 	// parts returns the partitions of the sender and the receiver
 	parts() (from, to *part)
+	// lookaheads, for a link between partitions, fixes and returns the
+	// least time after a sender edge its items arrive, and whether it
+	// returns credits (which come the engine's lookahead after the
+	// receiver's edge); window is the engine's lookahead
+	lookaheads(window Time) (items Time, credits bool)
 }
 
 func (l *Link[T]) parts() (from, to *part) { return l.fromCS.part, l.toCS.part }
@@ -416,8 +426,8 @@ func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 		}
 		return
 	}
-	if l.across && at < e.now+e.window() {
-		e.tooSoon(l.toCS, at, "link ", l.name)
+	if l.across && at < e.now+l.minAcross {
+		e.tooSoon(l.toCS, at, "link ", l.name, l.minAcross)
 	}
 	l.q.Push(flight[T]{at: at, item: v})
 	if l.ahead != nil && !l.listed {
@@ -460,7 +470,7 @@ func (l *Link[T]) tell(e *Engine, at Time) {
 	}
 	l.told = at
 	if l.arrivals != nil {
-		l.arrivals.add(at, l.arrIdx) // the watch wakes the receiver
+		l.arrivals.add(at, int(l.arrIdx)) // the watch wakes the receiver
 		return
 	}
 	e.wakeFor(l.toCS, at)

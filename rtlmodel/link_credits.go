@@ -69,7 +69,7 @@ func (l *Link[T]) tellCredits(e *Engine, at Time) {
 	}
 	l.creditWake = at
 	if l.credits != nil {
-		l.credits.add(at, l.credIdx) // the watch wakes the sender
+		l.credits.add(at, int(l.credIdx)) // the watch wakes the sender
 		return
 	}
 	e.wakeFor(l.fromCS, at)
@@ -139,7 +139,7 @@ func (l *Link[T]) returnCredits(e *Engine, taken Time, n int) {
 	}
 	e.noteProgress(uint64(n))
 	if l.across && at < e.now+e.window() {
-		e.tooSoon(l.fromCS, at, "credits of link ", l.name)
+		e.tooSoon(l.fromCS, at, "credits of link ", l.name, e.window())
 	}
 	if l.returns.n > 0 && l.returns.Back().at == at {
 		l.returns.Back().n += n // another item taken at this edge: the same return

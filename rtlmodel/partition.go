@@ -199,17 +199,18 @@ func (e *Engine) Lookahead() Time { return e.lookahead }
 // (joined) name the channel for the error.
 func (e *Engine) crossing(cs *compState, t Time, what, name string) {
 	if p := cs.part; p != e.cur && e.doneUntil != nil && t < e.doneUntil[p.index] {
-		e.tooSoon(cs, t, what, name)
+		e.tooSoon(cs, t, what, name, e.window())
 	}
 }
 
 // tooSoon stops the run: an event reaches cs at t, before the end of a
-// window its partition may have run.
-func (e *Engine) tooSoon(cs *compState, t Time, what, name string) {
+// window its partition may have run, the channel's lookahead being
+// lookahead.
+func (e *Engine) tooSoon(cs *compState, t Time, what, name string, lookahead Time) {
 	p := cs.part
 	e.fail(fmt.Errorf("%s%s: reaches %s at %v, %v after the edge at %v, within the lookahead of %v "+
 		"(partition %s may have run ahead of %s by up to the lookahead)",
-		what, name, cs.path, t, t-e.now, e.now, e.lookahead, p.name, e.cur.name))
+		what, name, cs.path, t, t-e.now, e.now, lookahead, p.name, e.cur.name))
 }
 
 // runWindows runs the partitions up to until, each as far as its
@@ -233,7 +234,7 @@ func (e *Engine) runWindows(until Time) error {
 		e.neighbours = e.partNeighbours()
 		e.prefetching = len(e.parts) >= prefetchMinParts
 	}
-	L := e.window()
+	L := e.widest
 	for !e.stop {
 		t0 := Forever
 		for _, t := range e.next {
@@ -270,7 +271,7 @@ func (e *Engine) runWindows(until Time) error {
 		e.ahead = ahead
 		k := 0 // ahead[k] is the next listed partition
 		for _, i := range e.sweep {
-			end := e.horizon(i, until, L)
+			end := e.horizon(i, until)
 			if k < len(ahead) && int(ahead[k]) == i {
 				// a step of the prefetch pipeline per listed partition,
 				// run or not, so that each level comes once and in order
@@ -301,15 +302,16 @@ func (e *Engine) runWindows(until Time) error {
 	return nil
 }
 
-// horizon is the time partition i may run up to: a lookahead past the
-// least time its neighbours have run to, and no further than until.
-func (e *Engine) horizon(i int, until, lookahead Time) Time {
+// horizon is the time partition i may run up to: past the least time
+// its neighbours have run to plus the lookahead from each, and no further
+// than until.
+func (e *Engine) horizon(i int, until Time) Time {
 	end := until + 1
 	if until == Forever {
 		end = Forever
 	}
 	for _, q := range e.neighbours[i] {
-		end = min(end, after(e.doneUntil[q], lookahead))
+		end = min(end, after(e.doneUntil[q.part], q.lookahead))
 	}
 	return end
 }
@@ -323,29 +325,63 @@ func after(t, d Time) Time {
 	return t + d
 }
 
-// partNeighbours lists, for each partition, the partitions linked or
-// coupled (Couple) to it either way.
-func (e *Engine) partNeighbours() [][]int32 {
-	nb := make([][]int32, len(e.parts))
-	join := func(a, b *part) {
-		if a == b {
+// neighbour is a partition another one waits for, with the lookahead from
+// it: the least time after one of its edges that anything it sends or
+// wakes reaches the other.
+type neighbour struct {
+	part      int32
+	lookahead Time
+}
+
+// partNeighbours lists, for each partition, the partitions it waits for,
+// each with the least lookahead among what joins them: a link joins its
+// ends both ways with its own lookahead (Link.SetLookahead, else the
+// engine's), since its items reach the receiver no sooner, and a sender
+// that ran further past its receiver would only fill the link; a link
+// that returns credits joins its receiver to its sender with the engine's
+// lookahead at most, and coupled partitions (Couple) are joined both ways
+// with the engine's. It fixes each link's lookahead for the check at
+// delivery, and e.widest, the longest lookahead of any neighbour.
+func (e *Engine) partNeighbours() [][]neighbour {
+	window := e.window()
+	from := make([]map[int32]Time, len(e.parts)) // from[i][q]: least lookahead from q to i
+	reaches := func(q, i *part, d Time) {
+		if q == i {
 			return
 		}
-		if !slices.Contains(nb[a.index], int32(b.index)) {
-			nb[a.index] = append(nb[a.index], int32(b.index))
+		if from[i.index] == nil {
+			from[i.index] = map[int32]Time{}
 		}
-		if !slices.Contains(nb[b.index], int32(a.index)) {
-			nb[b.index] = append(nb[b.index], int32(a.index))
+		if old, ok := from[i.index][int32(q.index)]; !ok || d < old {
+			from[i.index][int32(q.index)] = d
 		}
 	}
 	for _, l := range e.links {
-		join(l.parts())
+		tx, rx := l.parts()
+		if tx == rx {
+			continue
+		}
+		items, credits := l.lookaheads(window)
+		reaches(tx, rx, items)
+		if credits {
+			reaches(rx, tx, min(items, window))
+		} else {
+			reaches(rx, tx, items) // so that the sender runs no further ahead
+		}
 	}
 	for c := range e.couples {
-		join(c[0], c[1])
+		reaches(c[0], c[1], window)
+		reaches(c[1], c[0], window)
 	}
-	for _, n := range nb {
-		slices.Sort(n) // the same lists whatever the order of the map of couples
+	nb := make([][]neighbour, len(e.parts))
+	e.widest = window
+	for i, m := range from {
+		for q, d := range m {
+			nb[i] = append(nb[i], neighbour{part: q, lookahead: d})
+			e.widest = max(e.widest, d)
+		}
+		// the same lists whatever the order of the maps
+		slices.SortFunc(nb[i], func(a, b neighbour) int { return int(a.part) - int(b.part) })
 	}
 	return nb
 }

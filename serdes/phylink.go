@@ -93,6 +93,9 @@ func NewPhyLink[T any](e *rtlmodel.Engine, d *rtlmodel.Domain, path string, cfg 
 // Handle returns the component's handle, to connect links to it.
 func (p *PhyLink[T]) Handle() *rtlmodel.Handle { return p.h }
 
+// Out returns the link to the receiving MAC (Connect's out).
+func (p *PhyLink[T]) Out() *rtlmodel.Link[RxFrame[T]] { return p.out }
+
 // Wire returns the wire model (timings, lane state, FEC sampler).
 func (p *PhyLink[T]) Wire() *Wire { return &p.wire }
 
@@ -114,10 +117,17 @@ func (p *PhyLink[T]) SetTail(fn func(T) (tail rtlmodel.Time, ingressLanes int)) 
 // Connect sets the link from the transmitting MAC and the one to the
 // receiving MAC. in should carry credits so the MAC waits for the PCS;
 // out must not (a wire is not flow-controlled), and carries one frame per
-// edge.
-func (p *PhyLink[T]) Connect(in *rtlmodel.Link[T], out *rtlmodel.Link[RxFrame[T]]) {
+// edge. A frame reaches the receiver no sooner than in's latency and the
+// wire's least latency after the MAC's edge that sends it, which Connect
+// declares as out's lookahead (rtlmodel.Link.SetLookahead): between
+// partitions, the receiver's device runs that far past the sender's.
+func (p *PhyLink[T]) Connect(in *rtlmodel.Link[T], out *rtlmodel.Link[RxFrame[T]]) error {
 	p.out = out
 	in.TakeOnSend(phyTaker[T]{p}) // the link calls take; the PHY keeps no reference to it
+	if out == nil {
+		return nil
+	}
+	return out.SetLookahead(in.MinLatency() + p.wire.MinLatency())
 }
 
 // phyTaker is the PHY as its input link's Taker: a pointer, so the link

@@ -97,7 +97,7 @@ func buildPhy(t testing.TB, cfg WireConfig, rxPeriod rtlmodel.Time, opts rtlmode
 		rtlmodel.LinkConfig{Latency: 1, Width: 1})
 	require.NoError(t, err)
 	src.out = in
-	b.phy.Connect(in, wire)
+	require.NoError(t, b.phy.Connect(in, wire))
 	b.mac.Connect(wire, up)
 	b.sink.in = up
 	return b
@@ -115,6 +115,20 @@ func ceilRat(r *big.Rat) rtlmodel.Time {
 		q.Add(q, big.NewInt(1))
 	}
 	return rtlmodel.Time(q.Uint64())
+}
+
+// Connect declares the wire link's lookahead: a frame reaches the
+// receiver no sooner after the MAC's edge that sends it than the MAC's
+// link (one 800 ps cycle) and the wire's least latency (20 ns transmit
+// pipeline, 10 ns of cable, two 5440-bit codewords' fill at 425 Gb/s,
+// 40 ns receive pipeline); a 64-byte frame is decoded later than that.
+func TestPhyLinkDeclaresItsLookahead(t *testing.T) {
+	b := buildPhy(t, default400G(), 625, rtlmodel.Options{}, &macSource{n: 1, bytes: 64, startCycle: 10})
+	want := rtlmodel.Time(800 + 20_000 + 10_000 + 25_600 + 40_000)
+	require.Equal(t, want, b.phy.out.Lookahead())
+	require.NoError(t, b.e.Run(rtlmodel.Forever))
+	require.Len(t, b.sink.tim, 1)
+	require.GreaterOrEqual(t, b.sink.tim[0].Decoded-10*800, want)
 }
 
 func TestFrameArrivesAtThePredictedCycle(t *testing.T) {

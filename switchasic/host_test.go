@@ -226,7 +226,7 @@ func newRig(t testing.TB, cfg Config, nHosts int, opts rtlmodel.Options) *rig {
 		require.NoError(t, err)
 		rx, err := sw.AttachRx(i, phy)
 		require.NoError(t, err)
-		phy.Connect(hs.out, rx)
+		require.NoError(t, phy.Connect(hs.out, rx))
 		hs.in, err = sw.AttachTx(i, hs.h)
 		require.NoError(t, err)
 		g, err := sw.Forwarding().AddGroup([]int{i})

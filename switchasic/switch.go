@@ -183,7 +183,9 @@ func (sw *Switch) buildTx(n int) error {
 			return err
 		}
 		in.WatchCredits(&sw.mmu.watch, i)
-		phy.Connect(in, nil) // AttachTx adds the wire to the neighbour
+		if err := phy.Connect(in, nil); err != nil { // AttachTx adds the wire to the neighbour
+			return err
+		}
 		sw.mmu.out = append(sw.mmu.out, in)
 		sw.mmu.phys = append(sw.mmu.phys, phy)
 		sw.tx = append(sw.tx, phy)
@@ -248,7 +250,9 @@ func (sw *Switch) AttachTx(i int, to *rtlmodel.Handle) (*rtlmodel.Link[serdes.Rx
 	if err != nil {
 		return nil, err
 	}
-	sw.tx[i].Connect(sw.txIn[i], l)
+	if err := sw.tx[i].Connect(sw.txIn[i], l); err != nil {
+		return nil, err
+	}
 	l.ReadAheadWith(readFrameAhead)
 	l.PrefetchWith(prefetchFrame)
 	return l, nil
@@ -270,8 +274,7 @@ func (sw *Switch) LinkTo(i int, peer *Switch, j int) error {
 	if err != nil {
 		return err
 	}
-	sw.tx[i].Connect(sw.txIn[i], l)
-	return nil
+	return sw.tx[i].Connect(sw.txIn[i], l)
 }
 
 // Ports returns the port list.
