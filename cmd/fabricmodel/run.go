@@ -91,13 +91,17 @@ func runScenario(c *cli.Context) error {
 	defer trace.close()
 	buildWall := time.Since(build)
 	if path := c.String("cpuprofile"); path != "" {
+		// nothing has run yet: a failure here leaves no empty trace
 		f, err := os.Create(path)
 		if err != nil {
-			return err
+			trace.abandon()
+			return fmt.Errorf("--cpuprofile %s: %w", path, err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Close()
-			return err
+			os.Remove(path)
+			trace.abandon()
+			return fmt.Errorf("--cpuprofile %s: %w", path, err)
 		}
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}

@@ -43,6 +43,21 @@ func TestRunRejectsBadFlagsBeforeRunning(t *testing.T) {
 	require.Equal(t, "kept", string(b))
 }
 
+// A CPU profile that cannot be created ends the run before it begins,
+// naming the flag and the file, and leaves no empty trace behind. (The
+// profile's path is a link into a directory that does not exist: the
+// checks before the build pass, the create fails, even for root.)
+func TestRunCPUProfileFailureLeavesNoTrace(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "cpu.prof")
+	require.NoError(t, os.Symlink(filepath.Join(dir, "absent", "cpu.prof"), prof))
+	trace := filepath.Join(dir, "t.jsonl")
+	_, err := runCLI(t, "run", "--trace", trace, "--trace-flows", "1", "--cpuprofile", prof)
+	require.ErrorContains(t, err, "--cpuprofile "+prof)
+	_, err = os.Stat(trace)
+	require.ErrorIs(t, err, os.ErrNotExist, "the trace file is gone")
+}
+
 // --trace writes the chosen flows' frames as a trace, as the run goes;
 // the flows are listed and ranged as the CSV output numbers them. The
 // trace does not depend on how often it is written.

@@ -84,6 +84,15 @@ func (t *flowTrace) close() {
 	}
 }
 
+// abandon closes and removes the file, for the ways out before the run
+// began: it holds nothing yet.
+func (t *flowTrace) abandon() {
+	if t != nil && t.f != nil {
+		t.close()
+		os.Remove(t.path)
+	}
+}
+
 // parseFlowIDs reads a comma-separated list of flow IDs and ranges
 // ("0,3,8-11"), in the order given, without repeats.
 func parseFlowIDs(s string) ([]int, error) {
