@@ -93,6 +93,20 @@ func TestScenarioIdleSkipEqualsAlwaysTick(t *testing.T) {
 			s.Switch.LB, s.Switch.Trimming, s.Switch.PFCClasses, s.Switch.BufferBytes = "spray", true, nil, 300000
 			s.Workload = ScenarioWorkload{Kind: "incast", Senders: 7, Receiver: 0, Bytes: 256 << 10}
 		},
+		// DLB, whose ingress pipes are components of their own (a wire's
+		// lookahead without the ingress pipeline), around an uplink with
+		// half its lanes down
+		"dlb-degraded": func(s *Scenario) {
+			s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 2, 2, 4
+			s.Topology.DegradedUplink = "0/4/2"
+			s.Switch.LB = "dlb"
+			s.Workload.Bytes = 256 << 10
+		},
+		// three tiers of switches
+		"fattree": func(s *Scenario) {
+			s.Topology = ScenarioTopology{TopologyConfig: TopologyConfig{Kind: KindFatTree, K: 4}}
+			s.Workload.Bytes = 256 << 10
+		},
 		// flows that start while others run
 		"background": func(s *Scenario) {
 			s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 4, 2, 4
