@@ -11,8 +11,8 @@ import (
 // clocked at 1 ns, each sending the other an item every cycle for delay
 // later (SendAt) over links of one cycle that declare the lookahead
 // declared (0: none), the engine's being 1 ns. It returns what each device
-// took and when, and the lengths of the runs of edges each device made without
-// the other running in between.
+// took and when, and the lengths of the runs of edges each device made
+// without the other running in between.
 func pingPong(t *testing.T, onePart bool, delay, declared Time, cycles int) (took [2][]string, runs [2][]int, err error) {
 	e := NewEngine(Options{OnePartition: onePart})
 	var links [2]*Link[int]

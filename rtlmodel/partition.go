@@ -214,14 +214,15 @@ func (e *Engine) tooSoon(cs *compState, t Time, what, name string, lookahead Tim
 }
 
 // runWindows runs the partitions up to until, each as far as its
-// neighbours allow: a partition may run up to a lookahead past the time
-// every partition linked to it (either way) has run to, since nothing they
-// send can reach it sooner. Taken in the sweep order (SetSweepOrder;
-// creation order by default), a partition whose
-// neighbours ran before it in the sweep finds them ahead and runs two
-// lookaheads at once, so that each device's state is read once for twice
-// the simulated time it was when every partition ran one window per
-// sweep. Time that no partition has work in is skipped.
+// neighbours allow: a partition may run up to the least, over the
+// partitions linked to it (either way), of the time each has run to plus
+// the lookahead of what joins them (horizon), since nothing they send can
+// reach it sooner.
+// Taken in the sweep order (SetSweepOrder; creation order by default), a
+// partition whose neighbours ran before it in the sweep finds them ahead
+// and runs two lookaheads at once, so that each device's state is read
+// once for twice the simulated time it was when every partition ran one
+// window per sweep. Time that no partition has work in is skipped.
 func (e *Engine) runWindows(until Time) error {
 	defer e.select0()
 	if e.next == nil {
