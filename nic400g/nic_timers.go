@@ -125,8 +125,11 @@ func (n *NIC) reconsider(q *qpState, now rtlmodel.Time) {
 	if q.readRTO != 0 && len(q.reads) > 0 {
 		at = min(at, q.readRTO)
 	}
-	if at != rtlmodel.Forever && at > now {
-		n.schedule(q, at)
+	if at != rtlmodel.Forever && (at > now || !ready) {
+		// a time already past (a congestion-control event or an ACK
+		// due that nothing has served yet, the QP not sending now) is
+		// served at the next edge
+		n.schedule(q, max(at, now+1))
 	}
 	n.maybeRelease(q)
 }
