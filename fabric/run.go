@@ -205,8 +205,11 @@ func (r *Run) wire() error {
 			}
 			t.after[a] = append(t.after[a], i)
 			// the host of flow a tells the host of flow i when a ends,
-			// by a wake, not a link
-			if err := e.Couple(t.hosts[r.Flows[a].Src].h, t.hosts[f.Src].h); err != nil {
+			// by a wake, not a link, at the time its CQE becomes
+			// visible: at least a CQE's least latency after the edge of
+			// its NIC that writes it
+			from := t.hosts[r.Flows[a].Src]
+			if err := e.CoupleWithin(from.h, t.hosts[f.Src].h, from.nic.MinCompletionLatency()); err != nil {
 				return err
 			}
 		}

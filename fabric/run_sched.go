@@ -54,9 +54,10 @@ func (t *flowTable) failed() int {
 // once its start time has come and the flows it depends on have
 // completed. A completion reaches the scheduler of the completed flow and
 // those of the flows waiting for it at the time its CQE becomes visible,
-// told when the NIC writes the CQE (at least a PCIe write earlier, longer
-// than the lookahead between partitions), so every host acts at the edge a
-// single scheduler of all hosts would, in the same order.
+// told when the NIC writes the CQE (at least a PCIe write and a poll
+// earlier, nic400g.NIC.MinCompletionLatency, the lookahead of the hosts'
+// coupling), so every host acts at the edge a single scheduler of all
+// hosts would, in the same order.
 type hostScheduler struct {
 	h     *rtlmodel.Handle
 	id    int

@@ -174,6 +174,12 @@ func (h *Host) WritePayload(now rtlmodel.Time, n uint64) rtlmodel.Time {
 	return at
 }
 
+// MinCQELatency is the least time from a CQE's write (WriteCQE, or
+// Complete's CQE) to the polling CPU seeing it: the link's one-way latency
+// and PollLatency, with the CQE's own bytes and anything queued ahead of
+// it adding to that.
+func (h *Host) MinCQELatency() rtlmodel.Time { return h.link.cfg.OneWay + h.cfg.PollLatency }
+
 // WriteCQE writes one CQE at now and returns when the polling CPU sees
 // it: its arrival at the host plus PollLatency (FACTS 6.2). Posted writes
 // stay in order, so a CQE written after data is seen after the data. It

@@ -107,6 +107,35 @@ func TestHostReceiveCompletion(t *testing.T) {
 	assert.Greater(t, visible, data+h.Config().PollLatency)
 }
 
+// TestHostMinCQELatency: no CQE becomes visible sooner after its write
+// than the link's one-way latency and the poll (125 + 30 ns), however busy
+// the link: 2,000 random writes of data, CQEs and reads, each CQE checked.
+// The fixed host's least latency is its CQE latency.
+func TestHostMinCQELatency(t *testing.T) {
+	h := newTestHost(t, nil)
+	require.Equal(t, 155*pcieNS, h.MinCQELatency())
+	rng := rtlmodel.NewRNG(7, "cqe")
+	now := rtlmodel.Time(0)
+	for i := 0; i < 2000; i++ {
+		now += rtlmodel.Time(rng.Uint64n(400)) * pcieNS / 4
+		switch rng.Uint64n(4) {
+		case 0:
+			h.WritePayload(now, 1+rng.Uint64n(8192))
+		case 1:
+			h.Link().Read(now, 1+rng.Uint64n(8192))
+		case 2:
+			require.GreaterOrEqual(t, h.WriteCQE(now)-now, h.MinCQELatency())
+		case 3:
+			_, visible := h.Complete(now, rng.Uint64n(8192))
+			require.GreaterOrEqual(t, visible-now, h.MinCQELatency())
+		}
+	}
+	f := DefaultFixedHostSide()
+	require.Equal(t, f.CQEVisible, f.MinCQELatency())
+	_, visible := f.Complete(0, 64)
+	require.GreaterOrEqual(t, visible, f.MinCQELatency())
+}
+
 // TestHostQPCFetch: the QP context miss is one read round trip of 256
 // bytes (FACTS 5.1: 600–900 ns in the model), and the budget helper gives
 // the same figure.

@@ -168,6 +168,12 @@ func (n *NIC) Phy() *serdes.PhyLink[*packet.Desc] { return n.phy }
 // Host returns the host interface the NIC uses.
 func (n *NIC) Host() HostSide { return n.host }
 
+// MinCompletionLatency is the least time from the edge at which the NIC
+// completes a work request to its CQE being visible to the host (the
+// Visible of the Completion it sends): the host's least CQE latency
+// (HostSide.MinCQELatency), as the NIC writes the CQE at that edge.
+func (n *NIC) MinCompletionLatency() rtlmodel.Time { return n.host.MinCQELatency() }
+
 // Config returns the configuration.
 func (n *NIC) Config() Config { return n.cfg }
 

@@ -23,6 +23,9 @@ type HostSide interface {
 	// FetchContext is when a QP context read issued at now has arrived
 	// (a QP cache miss).
 	FetchContext(now rtlmodel.Time) rtlmodel.Time
+	// MinCQELatency is the least time from a CQE's write at now (WriteCQE
+	// or Complete) to its being visible.
+	MinCQELatency() rtlmodel.Time
 }
 
 // PCIeHostSide is the host interface over the PCIe link model: every
@@ -106,6 +109,9 @@ func (p *PCIeHostSide) WriteCQE(now rtlmodel.Time) rtlmodel.Time { return p.h.Wr
 // FetchContext reads a QP context.
 func (p *PCIeHostSide) FetchContext(now rtlmodel.Time) rtlmodel.Time { return p.h.FetchQPC(now) }
 
+// MinCQELatency is Host.MinCQELatency.
+func (p *PCIeHostSide) MinCQELatency() rtlmodel.Time { return p.h.MinCQELatency() }
+
 // FixedHostSide is a host with fixed latencies and unlimited bandwidth,
 // for tests that isolate the network (E: FACTS 6.2 mid-range values).
 type FixedHostSide struct {
@@ -136,3 +142,4 @@ func (h *FixedHostSide) Complete(now rtlmodel.Time, _ uint32) (rtlmodel.Time, rt
 }
 func (h *FixedHostSide) WriteCQE(now rtlmodel.Time) rtlmodel.Time     { return now + h.CQEVisible }
 func (h *FixedHostSide) FetchContext(now rtlmodel.Time) rtlmodel.Time { return now + h.ReadLatency }
+func (h *FixedHostSide) MinCQELatency() rtlmodel.Time                 { return h.CQEVisible }

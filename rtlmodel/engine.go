@@ -63,8 +63,8 @@ type Engine struct {
 	// widest: the longest of those lookaheads, how far past its
 	// neighbours a partition may run at most
 	widest  Time
-	couples map[[2]*part]bool // Couple: pairs of partitions, the one made first first
-	now     Time              // the edge being run (or the last one)
+	couples map[[2]*part]coupling // CoupleWithin: pairs of partitions, the one made first first
+	now     Time                  // the edge being run (or the last one)
 	shuffle *RNG
 	err     error
 	stop    bool

@@ -199,8 +199,20 @@ func (e *Engine) Lookahead() Time { return e.lookahead }
 // (joined) name the channel for the error.
 func (e *Engine) crossing(cs *compState, t Time, what, name string) {
 	if p := cs.part; p != e.cur && e.doneUntil != nil && t < e.doneUntil[p.index] {
-		e.tooSoon(cs, t, what, name, e.window())
+		e.tooSoon(cs, t, what, name, e.coupledWithin(p, e.cur))
 	}
+}
+
+// coupledWithin is the lookahead of the coupling of a and b, the
+// engine's where they are not coupled.
+func (e *Engine) coupledWithin(a, b *part) Time {
+	if a.index > b.index {
+		a, b = b, a
+	}
+	if c, ok := e.couples[[2]*part{a, b}]; ok {
+		return c.lookahead(e.window())
+	}
+	return e.window()
 }
 
 // tooSoon stops the run: an event reaches cs at t, before the end of a
@@ -340,8 +352,8 @@ type neighbour struct {
 // engine's), since its items reach the receiver no sooner, and a sender
 // that ran further past its receiver would only fill the link; a link
 // that returns credits joins its receiver to its sender with the engine's
-// lookahead at most, and coupled partitions (Couple) are joined both ways
-// with the engine's. It fixes each link's lookahead for the check at
+// lookahead at most, and coupled partitions are joined both ways with
+// their coupling's (CoupleWithin, else the engine's). It fixes each link's lookahead for the check at
 // delivery, and e.widest, the longest lookahead of any neighbour.
 func (e *Engine) partNeighbours() [][]neighbour {
 	window := e.window()
@@ -370,9 +382,10 @@ func (e *Engine) partNeighbours() [][]neighbour {
 			reaches(rx, tx, items) // so that the sender runs no further ahead
 		}
 	}
-	for c := range e.couples {
-		reaches(c[0], c[1], window)
-		reaches(c[1], c[0], window)
+	for pair, c := range e.couples {
+		d := c.lookahead(window)
+		reaches(pair[0], pair[1], d)
+		reaches(pair[1], pair[0], d)
 	}
 	nb := make([][]neighbour, len(e.parts))
 	e.widest = window
@@ -393,7 +406,24 @@ func (e *Engine) partNeighbours() [][]neighbour {
 // such a wake, too, must come at least the lookahead after the edge that
 // asks for it. Call it before the run; components of one partition need
 // no coupling.
-func (e *Engine) Couple(a, b *Handle) error {
+func (e *Engine) Couple(a, b *Handle) error { return e.couple(a, b, 0) }
+
+// CoupleWithin is Couple for components whose wakes of each other come
+// at least lookahead after the edge that asks for them (a host told of a
+// completion when its CQE becomes visible, a PCIe write and a poll after
+// the NIC's edge): their partitions run up to that apart instead of the
+// engine's lookahead. Coupling a pair twice keeps the shorter lookahead.
+// A wake that comes sooner than its partition has run stops the run with
+// an error, as for Couple.
+func (e *Engine) CoupleWithin(a, b *Handle, lookahead Time) error {
+	if lookahead == 0 {
+		return fmt.Errorf("couple %s and %s: a lookahead of 0; a wake between partitions comes after the edge that asks for it", a.cs.path, b.cs.path)
+	}
+	return e.couple(a, b, lookahead)
+}
+
+// couple records a coupling of lookahead (0: the engine's).
+func (e *Engine) couple(a, b *Handle, lookahead Time) error {
 	if e.started {
 		return fmt.Errorf("couple %s and %s: after the run began", a.cs.path, b.cs.path)
 	}
@@ -405,10 +435,35 @@ func (e *Engine) Couple(a, b *Handle) error {
 		pa, pb = pb, pa
 	}
 	if e.couples == nil {
-		e.couples = map[[2]*part]bool{}
+		e.couples = map[[2]*part]coupling{}
 	}
-	e.couples[[2]*part{pa, pb}] = true
+	k := [2]*part{pa, pb}
+	c, ok := e.couples[k]
+	if !ok {
+		c.least = Forever
+	}
+	if lookahead == 0 {
+		c.engine = true
+	} else {
+		c.least = min(c.least, lookahead)
+	}
+	e.couples[k] = c
 	return nil
+}
+
+// coupling is what CoupleWithin declared of a pair of partitions: the
+// least lookahead given (Forever: none) and whether one was the engine's.
+type coupling struct {
+	least  Time
+	engine bool
+}
+
+// lookahead is the coupling's lookahead, the engine's being window.
+func (c coupling) lookahead(window Time) Time {
+	if c.engine {
+		return min(c.least, window)
+	}
+	return c.least
 }
 
 // window is the length of a window: the lookahead, at least one ps (a
