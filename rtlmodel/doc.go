@@ -37,19 +37,20 @@
 // whose items cross a pipeline before they are sent can declare a longer
 // lookahead of its own (Link.SetLookahead: a PHY's wire, whose frames leave
 // a transmit pipeline after the MAC's edge), and the two partitions it
-// joins may then run that far apart. A partition whose neighbours ran
-// before it in the sweep finds them ahead and runs two lookaheads at once;
-// time no partition has work in is skipped. Every component sees what it
-// would see run edge by edge, while a device's state stays in the caches
-// for its whole run. An item sent to another partition is told to its
-// receiver (a wake, or an event of its Watch) when a run of the receiving
-// partition that holds its arrival begins, by that partition, which reads
-// the item ahead then. Every link between partitions must deliver at least
-// its lookahead (and return credits at least the engine's) after the edge
-// that sends; one that does not stops the run with an error naming it.
-// Hooks and traces see each partition's edges in time order, the partitions
-// one after the other. The OnePartition option ignores partitions, to prove
-// the windows exact.
+// joins may then run that far apart; so can coupled components
+// (CoupleWithin: a host told of a completion a PCIe write and a poll after
+// its NIC's edge). A partition whose neighbours ran before it in the sweep
+// finds them ahead and runs two lookaheads at once; time no partition has
+// work in is skipped. Every component sees what it would see run edge by
+// edge, while a device's state stays in the caches for its whole run. An
+// item sent to another partition is told to its receiver (a wake, or an
+// event of its Watch) when a run of the receiving partition that holds its
+// arrival begins, by that partition, which reads the item ahead then. Every
+// link between partitions must deliver at least its lookahead (and return
+// credits at least the engine's) after the edge that sends; one that does
+// not stops the run with an error naming it. Hooks and traces see each
+// partition's edges in time order, the partitions one after the other. The
+// OnePartition option ignores partitions, to prove the windows exact.
 //
 // Prefetching: while one partition runs, the kernel prefetches (Prefetch,
 // a hint that reads nothing) what the next partitions with work in the
