@@ -213,16 +213,15 @@ func (e *Engine) tooSoon(cs *compState, t Time, what, name string, lookahead Tim
 		what, name, cs.path, t, t-e.now, e.now, lookahead, p.name, e.cur.name))
 }
 
-// runWindows runs the partitions up to until, each as far as its
-// neighbours allow: a partition may run up to the least, over the
-// partitions linked to it (either way), of the time each has run to plus
-// the lookahead of what joins them (horizon), since nothing they send can
-// reach it sooner.
-// Taken in the sweep order (SetSweepOrder; creation order by default), a
+// runWindows runs the partitions up to until, each as far as its neighbours
+// allow: a partition may run up to the least, over the partitions linked to
+// it (either way), of the time each has run to plus the lookahead of what
+// joins them (horizon), since nothing they send can reach it sooner. Taken
+// in the sweep order (SetSweepOrder; creation order by default), a
 // partition whose neighbours ran before it in the sweep finds them ahead
-// and runs two lookaheads at once, so that each device's state is read
-// once for twice the simulated time it was when every partition ran one
-// window per sweep. Time that no partition has work in is skipped.
+// and runs two lookaheads at once, so that each device's state is read once
+// for twice the simulated time it was when every partition ran one window
+// per sweep. Time that no partition has work in is skipped.
 func (e *Engine) runWindows(until Time) error {
 	defer e.select0()
 	if e.next == nil {
@@ -303,9 +302,9 @@ func (e *Engine) runWindows(until Time) error {
 	return nil
 }
 
-// horizon is the time partition i may run up to: past the least time
-// its neighbours have run to plus the lookahead from each, and no further
-// than until.
+// horizon is the time partition i may run up to: the least, over its
+// neighbours, of the time each has run to plus the lookahead from it, and
+// no further than until.
 func (e *Engine) horizon(i int, until Time) Time {
 	end := until + 1
 	if until == Forever {
@@ -341,8 +340,9 @@ type neighbour struct {
 // that ran further past its receiver would only fill the link; a link
 // that returns credits joins its receiver to its sender with the engine's
 // lookahead at most, and coupled partitions are joined both ways with
-// their coupling's (CoupleWithin, else the engine's). It fixes each link's lookahead for the check at
-// delivery, and e.widest, the longest lookahead of any neighbour.
+// their coupling's (CoupleWithin, else the engine's). It fixes each
+// link's lookahead for the check at delivery, and e.widest, the longest
+// lookahead of any neighbour.
 func (e *Engine) partNeighbours() [][]neighbour {
 	window := e.window()
 	from := make([]map[int32]Time, len(e.parts)) // from[i][q]: least lookahead from q to i
