@@ -59,20 +59,27 @@ func (d *Domain) EdgeTime(c uint64) Time { return d.phase + Time(c)*d.period }
 func (d *Domain) CycleAt(t Time) uint64 { return uint64((t - d.phase) / d.period) }
 
 // FirstEdgeAfter returns the earliest edge strictly later than t.
-func (d *Domain) FirstEdgeAfter(t Time) Time {
-	if t < d.phase {
-		return d.phase
-	}
-	return d.phase + ((t-d.phase)/d.period+1)*d.period
-}
+func (d *Domain) FirstEdgeAfter(t Time) Time { return firstEdgeAfter(t, d.phase, d.period) }
 
 // FirstEdgeAtOrAfter returns the earliest edge at or later than t.
-func (d *Domain) FirstEdgeAtOrAfter(t Time) Time {
-	if t <= d.phase {
-		return d.phase
+func (d *Domain) FirstEdgeAtOrAfter(t Time) Time { return firstEdgeAtOrAfter(t, d.phase, d.period) }
+
+// firstEdgeAfter is FirstEdgeAfter of the edges phase + k*period, for
+// those who keep a domain's period and phase beside their own state.
+func firstEdgeAfter(t, phase, period Time) Time {
+	if t < phase {
+		return phase
 	}
-	k := (t - d.phase + d.period - 1) / d.period
-	return d.phase + k*d.period
+	return phase + ((t-phase)/period+1)*period
+}
+
+// firstEdgeAtOrAfter is FirstEdgeAtOrAfter of the edges phase + k*period.
+func firstEdgeAtOrAfter(t, phase, period Time) Time {
+	if t <= phase {
+		return phase
+	}
+	k := (t - phase + period - 1) / period
+	return phase + k*period
 }
 
 // String describes the domain.

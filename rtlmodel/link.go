@@ -1,6 +1,9 @@
 package rtlmodel
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // LinkConfig describes a point-to-point channel between two components.
 type LinkConfig struct {
@@ -52,12 +55,13 @@ type Link[T any] struct {
 	// evicted it, and each further line it spans is one more miss.
 	// line 0
 	e                 *Engine
-	width, creditPool int  // cfg.Width and cfg.Credits
-	sentAt            Time // edge of the last Send
-	sent              int  // items sent at sentAt
-	avail             int  // credits the sender holds
+	width, creditPool int32 // cfg.Width and cfg.Credits
+	sentAt            Time  // edge of the last Send
+	sent              int   // items sent at sentAt
+	avail             int   // credits the sender holds
 	zeroSince         Time
 	lastAt            Time // arrival of the newest item in q
+	toPhase           Time // with toPeriod (line 2), the receiver's domain's
 	// line 1
 	creditWake Time
 	told       Time // the last arrival time its receiver was told of (woken or its watch told)
@@ -87,9 +91,12 @@ type Link[T any] struct {
 	ahead *part
 	size  func(T) int // byte credits: an item's cost; nil: one credit per item
 	// line 2
-	taker             Taker[T]   // a receiver that takes on send; nil: none
-	toCS, fromCS      *compState // the ends' states, to wake them
-	toDom, fromDom    *Domain
+	taker        Taker[T]   // a receiver that takes on send; nil: none
+	toCS, fromCS *compState // the ends' states, to wake them
+	fromDom      *Domain
+	// toPeriod and toPhase (line 0) are the receiver's domain's, kept
+	// here so that a delivery does not read the receiver's Domain
+	toPeriod          Time
 	arrivals, credits *Watch // told of deliveries and credit returns; nil: nobody
 	// line 3
 	q               Queue[flight[T]]
@@ -100,6 +107,8 @@ type Link[T any] struct {
 	// line 4
 	returns   Queue[creditReturn] // restarts at its first slot when drained
 	transfers Counter             // its count first, still in line 4
+
+	toDom *Domain
 
 	name      string
 	id        int
@@ -217,6 +226,9 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 	if cfg.Width < 1 {
 		return nil, fmt.Errorf("link %s: width %d; a link carries at least 1 item per cycle", name, cfg.Width)
 	}
+	if cfg.Width > math.MaxInt32 || cfg.Credits > math.MaxInt32 {
+		return nil, fmt.Errorf("link %s: width %d or credit pool %d beyond %d", name, cfg.Width, cfg.Credits, math.MaxInt32)
+	}
 	if cfg.Credits < 0 {
 		return nil, fmt.Errorf("link %s: negative credit pool %d", name, cfg.Credits)
 	}
@@ -234,7 +246,7 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 		}
 	}
 	l := &Link[T]{name: name, id: e.newElemID(), e: e, from: from, to: to, cfg: cfg,
-		width: cfg.Width, creditPool: cfg.Credits, toCS: to.cs, fromCS: from.cs, toDom: to.cs.dom, fromDom: from.cs.dom,
+		width: int32(cfg.Width), creditPool: int32(cfg.Credits), toCS: to.cs, fromCS: from.cs, toDom: to.cs.dom, fromDom: from.cs.dom, toPeriod: to.cs.dom.period, toPhase: to.cs.dom.phase,
 		avail: cfg.Credits, sentAt: Forever, creditWake: Forever}
 	inflight := cfg.Width * int(cfg.Latency+1)
 	l.staged = NewQueue[flight[T]](cfg.Width)
@@ -341,7 +353,7 @@ func (l *Link[T]) SendAt(v T, at Time) {
 }
 
 func (l *Link[T]) send(v T, at Time) {
-	if l.sentNow() >= l.width {
+	if l.sentNow() >= int(l.width) {
 		l.e.fail(fmt.Errorf("link %s: more than %d items sent in one cycle at %v", l.name, l.cfg.Width, l.e.now))
 		return
 	}
@@ -379,8 +391,8 @@ func (l *Link[T]) fixedArrival(now Time) Time {
 	if l.sameDomain {
 		return now + l.latencyPs
 	}
-	rx := l.toDom
-	return rx.FirstEdgeAfter(now) + l.latencyPs
+	at := firstEdgeAfter(now, l.toPhase, l.toPeriod)
+	return at + l.latencyPs
 }
 
 // SendAtFrom is SendAt for an item that leaves at the sender's edge from,
@@ -391,7 +403,7 @@ func (l *Link[T]) SendAtFrom(v T, at, from Time) {
 	if at == 0 {
 		at = 1
 	}
-	if l.sentAt == from && l.sent >= l.width || l.sentAt != Forever && from < l.sentAt {
+	if l.sentAt == from && l.sent >= int(l.width) || l.sentAt != Forever && from < l.sentAt {
 		l.e.fail(fmt.Errorf("link %s: item sent at %v after one at %v, or more than %d at one edge", l.name, from, l.sentAt, l.cfg.Width))
 		return
 	}
@@ -407,7 +419,7 @@ func (l *Link[T]) SendAtFrom(v T, at, from Time) {
 func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 	at := l.fixedArrival(from)
 	if asked != 0 {
-		at = max(l.toDom.FirstEdgeAtOrAfter(asked), at)
+		at = max(firstEdgeAtOrAfter(asked, l.toPhase, l.toPeriod), at)
 	}
 	at = max(at, l.lastAt)
 	l.lastAt = at

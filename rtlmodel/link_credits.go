@@ -23,7 +23,7 @@ func (l *Link[T]) Credits() int {
 		return int(^uint(0) >> 1)
 	}
 	l.drainCredits()
-	if l.avail < l.creditPool {
+	if l.avail < int(l.creditPool) {
 		l.wantCredits()
 	}
 	return l.avail
@@ -97,7 +97,7 @@ func (l *Link[T]) drainCredits() {
 // (on a byte-credited link: whether any credit is left; Fits says whether
 // a given item fits).
 func (l *Link[T]) CanSend() bool {
-	if l.sentAt == l.e.now && l.sent >= l.width {
+	if l.sentAt == l.e.now && l.sent >= int(l.width) {
 		return false
 	}
 	if l.creditPool > 0 && l.avail == 0 {
@@ -116,7 +116,7 @@ func (l *Link[T]) Fits(v T) bool { return l.CanSendBytes(l.cost(v)) }
 // CanSendBytes reports whether an item costing c credits (bytes on a
 // byte-credited link, 1 otherwise) may be sent this edge.
 func (l *Link[T]) CanSendBytes(c int) bool {
-	if l.sentAt == l.e.now && l.sent >= l.width {
+	if l.sentAt == l.e.now && l.sent >= int(l.width) {
 		return false
 	}
 	if l.creditPool > 0 && l.avail < c {

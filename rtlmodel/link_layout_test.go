@@ -22,6 +22,8 @@ func TestLinkHotFieldsInItsFirstFiveLines(t *testing.T) {
 		"ahead":        unsafe.Offsetof(l.ahead) + 8,
 		"taker":        unsafe.Offsetof(l.taker) + unsafe.Sizeof(l.taker),
 		"credits":      unsafe.Offsetof(l.credits) + 8,
+		"toPeriod":     unsafe.Offsetof(l.toPeriod) + 8,
+		"toPhase":      unsafe.Offsetof(l.toPhase) + 8,
 		"told":         unsafe.Offsetof(l.told) + 8,
 		"credIdx":      unsafe.Offsetof(l.credIdx) + 8,
 		"transfers.v":  unsafe.Offsetof(l.transfers) + unsafe.Offsetof(l.transfers.v) + 8,
