@@ -290,7 +290,7 @@ func (e *Engine) runWindows(until Time) error {
 			t := e.nextTime()
 			for t < end {
 				e.now, e.cur.now = t, t
-				if err := e.runDue(t); err != nil {
+				if err := e.step(t); err != nil {
 					return err
 				}
 				t = e.nextTime()
