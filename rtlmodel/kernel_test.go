@@ -71,6 +71,9 @@ func TestCreditPoolTooSmallIsABuildError(t *testing.T) {
 	require.NoError(t, err)
 	_, err = NewLink[int]("a>a", a, b, LinkConfig{Latency: 0, Width: 1})
 	require.ErrorContains(t, err, "at least 1")
+	// a link keeps its width and pool in 32 bits
+	_, err = NewLink[int]("a>b", a, b, LinkConfig{Latency: 3, Width: 1, Credits: 1 << 31, CreditLatency: 2})
+	require.ErrorContains(t, err, "credit pool 2147483648 beyond 2147483647")
 }
 
 func TestCreditedLinkRunsAtFullRateWithExactPool(t *testing.T) {
