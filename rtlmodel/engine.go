@@ -418,37 +418,7 @@ func (e *Engine) runEdge(c *clock, t Time) {
 	c.nextActive = c.nextActive[:0]
 	e.cur.evaluating = true
 	for _, cs := range list {
-		if d := cs.dom; d.lastEdge != t || !d.ticked {
-			d.lastEdge, d.lastCycle, d.ticked = t, cycle, true
-			d.edgeCount++
-			if e.hooks.edge != nil {
-				e.cur.edgeDoms = append(e.cur.edgeDoms, d)
-			}
-		}
-		slept := cycle
-		if cs.evaluated {
-			slept = cycle - cs.lastCycle - 1
-		}
-		w := cs.comp.Eval(Edge{Cycle: cycle, Time: t, Slept: slept})
-		for _, wt := range cs.watches {
-			wt.rearm(t)
-		}
-		e.evals++
-		cs.evaluated, cs.lastCycle, cs.lastTime = true, cycle, t
-		switch {
-		case uint64(w) <= cycle+1:
-			c.nextActive = append(c.nextActive, cs)
-			cs.activeAt = t + c.period
-			if cs.timer >= 0 {
-				e.cur.timers.remove(cs)
-			}
-		case w == Never:
-			if cs.timer >= 0 {
-				e.cur.timers.remove(cs)
-			}
-		default:
-			e.cur.timers.set(newWake(c.edgeTime(uint64(w)), c.index, cs.order, cs))
-		}
+		e.evalComp(c, cs, t, cycle)
 	}
 	e.cur.evaluating = false
 	e.flushWakes()
@@ -467,6 +437,44 @@ func (e *Engine) runEdge(c *clock, t Time) {
 			e.hooks.fireEdge(d, cycle, t)
 		}
 		e.cur.edgeDoms = e.cur.edgeDoms[:0]
+	}
+}
+
+// evalComp evaluates cs, due on c at t (cycle), in the edge being run:
+// it counts the edge in cs's domain, calls Eval with the cycles slept,
+// rearms cs's watches and keeps the plan Eval returned (c's next active
+// list, a timer, or none).
+func (e *Engine) evalComp(c *clock, cs *compState, t Time, cycle uint64) {
+	if d := cs.dom; d.lastEdge != t || !d.ticked {
+		d.lastEdge, d.lastCycle, d.ticked = t, cycle, true
+		d.edgeCount++
+		if e.hooks.edge != nil {
+			e.cur.edgeDoms = append(e.cur.edgeDoms, d)
+		}
+	}
+	slept := cycle
+	if cs.evaluated {
+		slept = cycle - cs.lastCycle - 1
+	}
+	w := cs.comp.Eval(Edge{Cycle: cycle, Time: t, Slept: slept})
+	for _, wt := range cs.watches {
+		wt.rearm(t)
+	}
+	e.evals++
+	cs.evaluated, cs.lastCycle, cs.lastTime = true, cycle, t
+	switch {
+	case uint64(w) <= cycle+1:
+		c.nextActive = append(c.nextActive, cs)
+		cs.activeAt = t + c.period
+		if cs.timer >= 0 {
+			e.cur.timers.remove(cs)
+		}
+	case w == Never:
+		if cs.timer >= 0 {
+			e.cur.timers.remove(cs)
+		}
+	default:
+		e.cur.timers.set(newWake(c.edgeTime(uint64(w)), c.index, cs.order, cs))
 	}
 }
 

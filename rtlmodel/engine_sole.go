@@ -90,34 +90,7 @@ func (e *Engine) runOne(cs *compState, t Time) {
 	}
 	c.nextActive = c.nextActive[:0]
 	e.cur.evaluating = true
-	if d := cs.dom; d.lastEdge != t || !d.ticked {
-		d.lastEdge, d.lastCycle, d.ticked = t, cycle, true
-		d.edgeCount++
-	}
-	slept := cycle
-	if cs.evaluated {
-		slept = cycle - cs.lastCycle - 1
-	}
-	w := cs.comp.Eval(Edge{Cycle: cycle, Time: t, Slept: slept})
-	for _, wt := range cs.watches {
-		wt.rearm(t)
-	}
-	e.evals++
-	cs.evaluated, cs.lastCycle, cs.lastTime = true, cycle, t
-	switch {
-	case uint64(w) <= cycle+1:
-		c.nextActive = append(c.nextActive, cs)
-		cs.activeAt = t + c.period
-		if cs.timer >= 0 {
-			e.cur.timers.remove(cs)
-		}
-	case w == Never:
-		if cs.timer >= 0 {
-			e.cur.timers.remove(cs)
-		}
-	default:
-		e.cur.timers.set(newWake(c.edgeTime(uint64(w)), c.index, cs.order, cs))
-	}
+	e.evalComp(c, cs, t, cycle)
 	e.cur.evaluating = false
 	e.flushWakes()
 	e.commitAll()
