@@ -61,19 +61,16 @@ func (e *Engine) soleDue(t Time) *compState {
 
 // secondAt reports whether the heap holds an entry at t besides its top
 // (one at t, the least time): it would be one of the top's children.
-func (h *wakeHeap) secondAt(t Time) bool {
-	for i := 1; i < min(5, len(h.s)); i++ {
-		if h.s[i].t == t {
-			return true
-		}
-	}
-	return false
-}
+func (h *wakeHeap) secondAt(t Time) bool { return secondAt(h.s, t) }
 
 // secondAt is wakeHeap.secondAt for the plans.
-func (h *timerHeap) secondAt(t Time) bool {
-	for i := 1; i < min(5, len(h.s)); i++ {
-		if h.s[i].t == t {
+func (h *timerHeap) secondAt(t Time) bool { return secondAt(h.s, t) }
+
+// secondAt reports whether a 4-ary heap s, whose top is at t, holds
+// another entry at t among the top's children.
+func secondAt(s []wakeEntry, t Time) bool {
+	for i := 1; i < min(5, len(s)); i++ {
+		if s[i].t == t {
 			return true
 		}
 	}

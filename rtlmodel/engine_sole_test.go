@@ -8,7 +8,7 @@ import (
 )
 
 // soleDevices builds two partitions: in "a", x plans itself at random
-// cycles and writes a register each Eval, y is woken by x's link and z
+// cycles and writes a register at each, y is woken by x's link and z
 // both plans itself and is woken by a link from partition b; each logs the
 // cycle and the register it reads. Components due at one edge read the
 // register as it was before it, those of a later edge what x wrote, so
