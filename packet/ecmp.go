@@ -82,6 +82,9 @@ type ECMPHasher struct {
 	crc16 *CRC16
 	tz    *Toeplitz
 	bits  uint
+	// fiveTuple: cfg is the default's (Fields5Tuple, HashCRC32, not
+	// symmetric), whose IPv4 keys take crc32IPv4FiveTuple
+	fiveTuple bool
 }
 
 // NewECMPHasher validates cfg and builds the tables it needs. It returns an
@@ -99,6 +102,7 @@ func NewECMPHasher(cfg ECMPConfig) (*ECMPHasher, error) {
 		}
 	}
 	h := &ECMPHasher{cfg: cfg, bits: 32}
+	h.fiveTuple = cfg.Fields == Fields5Tuple && cfg.Func == HashCRC32 && !cfg.Symmetric
 	switch cfg.Func {
 	case HashCRC32, HashCRC32C:
 	case HashXORFold:
@@ -137,6 +141,9 @@ func (h *ECMPHasher) Bits() uint { return h.bits }
 
 // Hash returns the hash of the selected fields of k, in the low Bits() bits.
 func (h *ECMPHasher) Hash(k *FlowKey) uint32 {
+	if h.fiveTuple && k.IPv4 {
+		return crc32IPv4FiveTuple(h.cfg.Seed, k)
+	}
 	var buf [flowKeyMaxLen]byte
 	swap := h.cfg.Symmetric && k.reversed(h.cfg.Fields)
 	b := buf[:k.serialize(&buf, h.cfg.Fields, swap)]

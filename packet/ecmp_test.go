@@ -218,3 +218,53 @@ func BenchmarkECMPHashCRC32(b *testing.B)    { benchmarkECMP(b, HashCRC32) }
 func BenchmarkECMPHashCRC16(b *testing.B)    { benchmarkECMP(b, HashCRC16CCITTFalse) }
 func BenchmarkECMPHashToeplitz(b *testing.B) { benchmarkECMP(b, HashToeplitz) }
 func BenchmarkECMPHashXORFold(b *testing.B)  { benchmarkECMP(b, HashXORFold) }
+
+// TestECMPFastPathIsTheGenericHash checks the default configuration's IPv4
+// path (crc32IPv4FiveTuple) against the CRC of the serialised key, for
+// random keys and seeds and the edge values of the ports and protocol.
+func TestECMPFastPathIsTheGenericHash(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	for i := range 2000 {
+		k := randomFlowKey(r, true)
+		k.Protocol = uint8(r.Uint32())
+		switch i % 4 {
+		case 1:
+			k.SrcPort, k.DstPort = 0, 0xFFFF
+		case 2:
+			k.SrcPort, k.DstPort, k.Protocol = 0xFFFF, 0, 0xFF
+		}
+		seed := r.Uint32()
+		h := mustHasher(t, ECMPConfig{Fields: Fields5Tuple, Func: HashCRC32, Seed: seed})
+		require.True(t, h.fiveTuple)
+		var buf [flowKeyMaxLen]byte
+		want := UpdateCRC32IEEE(seed, buf[:k.serialize(&buf, Fields5Tuple, false)])
+		require.Equal(t, want, h.Hash(&k), "key %+v seed %#x", k, seed)
+	}
+	for _, cfg := range []ECMPConfig{
+		{Fields: Fields5Tuple, Func: HashCRC32, Symmetric: true},
+		{Fields: Fields5Tuple, Func: HashCRC32C},
+		{Fields: Fields5Tuple | FieldDestQP, Func: HashCRC32},
+	} {
+		assert.False(t, mustHasher(t, cfg).fiveTuple, "%+v", cfg)
+	}
+}
+
+// benchmarkECMPFiveTuple hashes IPv4 keys with the default configuration,
+// through its fast path or, with generic, the serialised key.
+func benchmarkECMPFiveTuple(b *testing.B, generic bool) {
+	h := mustHasher(b, ECMPConfig{Fields: Fields5Tuple, Func: HashCRC32, Seed: 7})
+	h.fiveTuple = !generic
+	var k FlowKey
+	k.SetIPv4([4]byte{10, 0, 0, 1}, [4]byte{10, 0, 1, 2})
+	k.Protocol, k.DstPort = 17, 4791
+	sink := 0
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		k.SrcPort = 0xC000 | uint16(i)
+		sink += h.Select(h.Hash(&k), 32)
+	}
+	_ = sink
+}
+
+func BenchmarkECMPHashFiveTupleIPv4(b *testing.B)        { benchmarkECMPFiveTuple(b, false) }
+func BenchmarkECMPHashFiveTupleIPv4Generic(b *testing.B) { benchmarkECMPFiveTuple(b, true) }
