@@ -44,6 +44,7 @@ type NIC struct {
 	pool *packet.DescPool
 	ids  packet.DescIDs // numbers the descriptors this NIC makes
 	host HostSide
+	pcie *PCIeHostSide // host when it is the PCIe model, for Prefetch
 	rng  *rtlmodel.RNG
 
 	phy       *serdes.PhyLink[*packet.Desc]
@@ -99,6 +100,7 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 		}
 		n.cfg.QPCache.MissLatency = cfg.QPCache.MissLatency
 	}
+	n.pcie, _ = n.host.(*PCIeHostSide)
 	if n.ccf, err = newCCFactory(&cfg); err != nil {
 		return nil, err
 	}

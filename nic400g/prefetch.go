@@ -34,7 +34,9 @@ func prefetchRx(f serdes.RxFrame[*packet.Desc]) {
 // queue entries on its links, the next credit return of its link to the
 // PHY, the PHY's link to the wire's far end and the slots of the QPs
 // whose transmit turn and timer come first (2); then those QPs' states
-// and the slot of the PHY's link the next frame goes to (3).
+// and the slot of the PHY's link the next frame goes to (3). The PCIe
+// host model's lines come a level at a time from level 1 to 4
+// (PCIeHostSide.prefetch).
 func (n *NIC) Prefetch(level int) {
 	switch level {
 	case 0:
@@ -57,7 +59,13 @@ func (n *NIC) Prefetch(level int) {
 		if len(n.ctrl) > 0 {
 			rtlmodel.Prefetch(unsafe.Pointer(&n.ctrl[0]))
 		}
+		if n.pcie != nil {
+			n.pcie.prefetch(0)
+		}
 	case 2, 3:
+		if n.pcie != nil {
+			n.pcie.prefetch(level - 1)
+		}
 		if level == 2 {
 			n.in.PrefetchQueue()
 			n.out.PrefetchQueue()
@@ -71,6 +79,10 @@ func (n *NIC) Prefetch(level int) {
 		}
 		if len(n.timers.s) > 0 {
 			n.prefetchQP(n.timers.s[0].qp, level)
+		}
+	case 4:
+		if n.pcie != nil {
+			n.pcie.prefetch(3)
 		}
 	}
 }
