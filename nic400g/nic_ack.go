@@ -35,8 +35,8 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		q.dropAcked(k)
 	}
 	flags := d.Meta.Flags
-	if flags&flagAck != 0 && d.Meta.SACK != 0 {
-		acked += n.applySACK(q, cum, d.Meta.SACK)
+	if flags&(flagAck|flagSACK) == flagAck|flagSACK {
+		acked += n.applySACK(q, cum, d.Tail().SACK)
 	}
 	q.inflight -= min(q.inflight, acked)
 	if k > 0 || acked > 0 {
@@ -54,7 +54,7 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 			ev.RTT = now - rtlmodel.Time(d.Meta.Sent)
 		}
 		if d.HasINT {
-			ev.INT = &d.INT
+			ev.INT = &d.Tail().INT
 		}
 		q.cc.OnAck(now, ev)
 		fb := PathOK
@@ -203,9 +203,10 @@ func (n *NIC) emitCompletion(c Completion, visible rtlmodel.Time) {
 // in a PFC frame from the switch (FACTS 2.7).
 func (n *NIC) obeyPFC(d *packet.Desc, now rtlmodel.Time) {
 	n.st.pfcRecv.Inc()
-	if d.PFCClasses&1 == 0 {
+	pfc := d.Tail()
+	if pfc.PFCClasses&1 == 0 {
 		return
 	}
-	q := rtlmodel.Time(d.PFCQuanta[0])
+	q := rtlmodel.Time(pfc.PFCQuanta[0])
 	n.pauseUntil = now + q*n.quantum
 }

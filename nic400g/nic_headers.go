@@ -75,7 +75,7 @@ func (n *NIC) writeHeaders(d *packet.Desc, h *hdr) {
 		off += must(ses.Encode(b[off:]))
 		frame = uint32(off) + h.payload + fcsBytes
 		d.FrameBytes = max(frame, minFrame)
-		d.HdrLen = uint16(off)
+		d.HdrLen = uint8(off)
 		return
 	default:
 		off = n.writeIPUDP(b, h, packet.RoCEv2Port, transport+int(h.payload+pad)+icrcBytes)
@@ -99,7 +99,7 @@ func (n *NIC) writeHeaders(d *packet.Desc, h *hdr) {
 		frame = max(frame, minFrame)
 	}
 	d.FrameBytes = frame
-	d.HdrLen = uint16(off)
+	d.HdrLen = uint8(off)
 }
 
 // writeIPUDP writes Ethernet, IP and UDP for a UDP payload of udpPayload

@@ -163,7 +163,7 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 		}
 	}
 	if d.HasINT {
-		q.lastINT, q.intv = true, d.INT
+		q.lastINT, q.intv = true, d.Tail().INT
 	}
 	q.lastSent = d.Meta.Sent
 	r.next = r.next.Next()
@@ -200,7 +200,7 @@ func (n *NIC) sendReadAck(q *qpState, now rtlmodel.Time, r *readOut) {
 	d := n.sendCtrl(q, now, flags, uint32(r.next), 0)
 	d.Meta.Payload, d.Meta.Msg, d.Meta.Sent = uint32(q.readAcked), r.m.id, q.lastSent
 	if q.lastINT {
-		d.HasINT, d.INT = true, q.intv
+		d.HasINT, d.EditTail().INT = true, q.intv
 	}
 	q.readAcked, q.readSince, q.ce, q.lastINT = 0, 0, false, false
 }
@@ -220,7 +220,7 @@ func (n *NIC) rxReadAck(d *packet.Desc, now rtlmodel.Time) {
 		ev.RTT = now - rtlmodel.Time(d.Meta.Sent)
 	}
 	if d.HasINT {
-		ev.INT = &d.INT
+		ev.INT = &d.Tail().INT
 	}
 	if q.eq == nil {
 		q.cc.OnAck(now, ev)

@@ -59,7 +59,7 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 		}
 	}
 	if d.HasINT {
-		q.lastINT, q.intv = true, d.INT
+		q.lastINT, q.intv = true, d.Tail().INT
 	}
 	q.lastSent = d.Meta.Sent
 	q.lastEntropy = d.Meta.Entropy
@@ -173,7 +173,7 @@ func (n *NIC) sendAck(q *qpState, now rtlmodel.Time, immediate bool) {
 	}
 	d := n.sendCtrl(q, now, flags, uint32(exp), q.rw.SACK(exp))
 	if q.lastINT {
-		d.HasINT, d.INT = true, q.intv
+		d.HasINT, d.EditTail().INT = true, q.intv
 	}
 	d.Meta.Sent = q.lastSent
 	// the path the acknowledged data took, so a path-aware sender can
@@ -190,8 +190,8 @@ func (n *NIC) sendAck(q *qpState, now rtlmodel.Time, immediate bool) {
 
 // sendCtrl queues a control frame (ACK, NAK, trim NACK or CNP) for q's
 // peer, ahead of data. RoCEv2 ACKs carry an AETH; the SACK bitmap travels
-// in the descriptor's metadata, a model extension (UET carries a 64-bit
-// SACK in ACK_CC, FACTS 2.6).
+// in the descriptor's tail (flagSACK), a model extension (UET carries a
+// 64-bit SACK in ACK_CC, FACTS 2.6).
 func (n *NIC) sendCtrl(q *qpState, now rtlmodel.Time, flags uint16, psn uint32, sack uint64) *packet.Desc {
 	d := n.ids.Number(n.pool.Get())
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCAcknowledge, psn: psn, entropy: q.entropy, class: 6}
@@ -211,7 +211,11 @@ func (n *NIC) sendCtrl(q *qpState, now rtlmodel.Time, flags uint16, psn uint32, 
 	}
 	n.writeHeaders(d, &h)
 	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
-	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: psn, SACK: sack, Flags: flags}
+	if sack != 0 {
+		flags |= flagSACK
+		d.EditTail().SACK = sack
+	}
+	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: psn, Flags: flags}
 	n.sealICRC(d)
 	n.ctrl = append(n.ctrl, d)
 	return d

@@ -25,6 +25,7 @@ const (
 	flagPull                 // EQDS: a PULL granting Meta.Credit bytes
 	flagReadReq              // an RDMA READ request (Meta.Offset, Meta.Length: what to return)
 	flagReadResp             // a READ response packet (with flagData) or its feedback (with flagAck)
+	flagSACK                 // the descriptor's tail holds a SACK bitmap (an ACK's, nonzero)
 )
 
 // dataOpcode is the BTH opcode of a packet of a message of operation op.

@@ -11,20 +11,18 @@ import (
 // Where readRxAhead's lines of a descriptor begin.
 const (
 	hdrOffset  = unsafe.Offsetof(packet.Desc{}.Hdr)
-	metaOffset = unsafe.Offsetof(packet.Desc{}.Meta)
-	metaBytes  = unsafe.Sizeof(packet.DescMeta{})
+	metaOffset = unsafe.Offsetof(packet.Desc{}.Meta) // one line (packet.TestDescMetaIsOneLine)
 )
 
 // prefetchRx prefetches what readRxAhead reads of an arriving frame: its
-// descriptor's first line, its headers and its transport fields
+// descriptor's first line, the first line of its headers (the second
+// holds some only for a message's first packet) and its transport fields
 // (rtlmodel.Link.PrefetchWith).
 func prefetchRx(f serdes.RxFrame[*packet.Desc]) {
 	d := unsafe.Pointer(f.Frame)
 	rtlmodel.Prefetch(d)
 	rtlmodel.Prefetch(unsafe.Add(d, hdrOffset))
-	rtlmodel.Prefetch(unsafe.Add(d, hdrOffset+packet.HeaderCap/2))
 	rtlmodel.Prefetch(unsafe.Add(d, metaOffset))
-	rtlmodel.Prefetch(unsafe.Add(d, metaOffset+metaBytes-1))
 }
 
 // Prefetch names the lines the NIC's next evaluation reads

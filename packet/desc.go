@@ -1,6 +1,9 @@
 package packet
 
-import "strconv"
+import (
+	"strconv"
+	"unsafe"
+)
 
 // HeaderCap is the header bytes a descriptor carries: enough for Ethernet
 // + 802.1Q + IPv6 + UDP + BTH + RETH and more.
@@ -32,36 +35,39 @@ type Desc struct {
 	Trimmed bool  // set by a switch
 	Marked  bool  // set by a switch
 	// HasINT marks a packet that collects HPCC in-band telemetry; every
-	// switch egress pushes a hop record onto INT (FACTS 2.2 [R15]). The
-	// sender counts the stack's bytes in FrameBytes.
+	// switch egress pushes a hop record onto its tail's INT (FACTS 2.2
+	// [R15]). The sender counts the stack's bytes in FrameBytes.
 	HasINT bool
 	// InLanes is the lane count of the ingress port where a cut-through
 	// switch decoded the frame's tail, at TailReady.
 	InLanes uint8
-	HdrLen  uint16
+	// HdrLen is how many of Hdr's bytes the frame's headers fill; the
+	// bytes after them are zero.
+	HdrLen uint8
+	// tailUsed: the tail was handed out for writing (EditTail) since the
+	// descriptor left the pool, so the pool clears it when it returns
+	tailUsed bool
 	// FrameBytes is the frame on the wire: link header to FCS (or VCRC).
 	FrameBytes uint32
-	Ingress    int32 // set by a switch
-	Egress     int32 // set by a switch
+	Ingress    int16 // set by a switch
+	Egress     int16 // set by a switch
 	// Measurement, set by senders and switches (ps).
 	Src, Dst    uint32
 	TailReady   uint64
 	FirstBitIn  uint64 // at the last switch's ingress SerDes
 	FirstBitOut uint64 // at the last switch's egress SerDes
+	Born        uint64
 
 	// Hdr holds the frame's first HdrLen bytes (from the first link-layer
 	// byte on).
 	Hdr [HeaderCap]byte
 
-	Born uint64
-	// PFC frames: the classes paused (bit c) and their pause quanta.
-	PFCClasses uint8
-	PFCQuanta  [8]uint16
-	INT        INT
-
 	// Meta carries a model's own per-packet fields (for example the NIC's
 	// QP, PSN and payload offset) so it need not re-parse them.
 	Meta DescMeta
+
+	// tail holds what few packets carry (Tail, EditTail).
+	tail DescTail
 
 	_ [descPad]byte // to a whole number of cache lines
 }
@@ -69,26 +75,52 @@ type Desc struct {
 // DescMeta is per-packet state a transport model attaches to a
 // descriptor, so the receiving model need not re-parse what it wrote.
 // Fields a real header would not carry (a SACK bitmap in a RoCE ACK) are
-// the model's own extension and say so where they are set.
+// the model's own extension and say so where they are set. It is one
+// cache line.
 type DescMeta struct {
 	QP      uint32 // sender's QP
 	DestQP  uint32 // receiver's QP
 	PSN     uint32
-	Offset  uint64 // payload offset within the message
-	Length  uint64 // message length
 	Payload uint32 // payload bytes
 	Msg     uint32 // message (work request) number within the QP
-	Entropy uint16
-	Flags   uint16
-	SACK    uint64 // selective ACK bitmap above PSN (ACKs)
 	Credit  uint32 // receiver credit in bytes (ACKs)
-	Sent    uint64 // when the sender sent this packet (ps), echoed by ACKs
-	Posted  uint64 // when the message's doorbell was written (ps), for latency
 	// ICRC is the packet's 4-byte invariant CRC trailer (FACTS 1.3) as the
 	// sender computed it. The trailer follows the payload, which a
 	// descriptor does not carry, so it travels here; the receiver
 	// recomputes it over the header bytes it got and checks.
-	ICRC uint32
+	ICRC    uint32
+	Entropy uint16
+	Flags   uint16
+	Offset  uint64 // payload offset within the message
+	Length  uint64 // message length
+	Sent    uint64 // when the sender sent this packet (ps), echoed by ACKs
+	Posted  uint64 // when the message's doorbell was written (ps), for latency
+}
+
+// DescTail holds the fields few packets carry, apart from the lines every
+// packet touches: the pool clears a reused descriptor's tail only when it
+// was handed out for writing (EditTail), so most packets never bring its
+// lines into the caches.
+type DescTail struct {
+	// SACK is the selective ACK bitmap above Meta.PSN an ACK carries (the
+	// model's extension).
+	SACK uint64
+	// PFC frames: the classes paused (bit c) and their pause quanta.
+	PFCClasses uint8
+	PFCQuanta  [8]uint16
+	// INT is the HPCC telemetry stack of a packet with HasINT.
+	INT INT
+}
+
+// Tail returns the descriptor's tail for reading: all zero unless it was
+// written through EditTail since the descriptor left its pool.
+func (d *Desc) Tail() *DescTail { return &d.tail }
+
+// EditTail returns the descriptor's tail for writing and marks it used,
+// so that the pool clears it when it hands the descriptor out again.
+func (d *Desc) EditTail() *DescTail {
+	d.tailUsed = true
+	return &d.tail
 }
 
 // ReadAhead reads the descriptor's first line and the lines of its header
@@ -113,9 +145,12 @@ func (d *Desc) ReadAheadMeta() uint64 {
 // Header returns the header bytes.
 func (d *Desc) Header() []byte { return d.Hdr[:d.HdrLen] }
 
-// descPad pads a descriptor to 448 bytes, 7 cache lines, so that in a slab
+// descPad pads a descriptor to 384 bytes, 6 cache lines, so that in a slab
 // every descriptor starts a line (TestDescFillsWholeCacheLines).
-const descPad = 56
+const descPad = 16
+
+// HdrLen counts HeaderCap bytes in a uint8.
+const _ = uint8(HeaderCap)
 
 // descSlab is how many descriptors an empty pool makes at once.
 const descSlab = 256
@@ -127,13 +162,31 @@ type DescPool struct {
 	live int
 }
 
+// headBytes is the descriptor's first line: the fields before Hdr.
+const headBytes = unsafe.Offsetof(Desc{}.Hdr)
+
+// clear zeroes a descriptor coming back out of the pool, writing only the
+// lines that may hold something: the first, the header bytes in use
+// (those after HdrLen are zero), Meta, and the tail when it was used. A
+// packet touches three or four of a descriptor's six lines in its life;
+// clearing all six would bring the others into the caches at every
+// reuse. Desc holds no pointers, so its first line is cleared as bytes.
+func (d *Desc) clear() {
+	clear(d.Hdr[:d.HdrLen])
+	if d.tailUsed {
+		d.tail = DescTail{}
+	}
+	d.Meta = DescMeta{}
+	*(*[headBytes]byte)(unsafe.Pointer(d)) = [headBytes]byte{}
+}
+
 // Get returns a zeroed descriptor with a fresh ID.
 func (pl *DescPool) Get() *Desc {
 	var d *Desc
 	if n := len(pl.free); n > 0 {
 		d = pl.free[n-1]
 		pl.free = pl.free[:n-1]
-		*d = Desc{}
+		d.clear()
 	} else {
 		// an empty pool grows by a slab, not by one descriptor: a model
 		// whose packets in flight reach a new high allocates once per

@@ -106,7 +106,8 @@ func (hs *host) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		}
 		p := hs.pool.Get()
 		p.Kind, p.FrameBytes = packet.KindPFC, 64
-		p.PFCClasses, p.PFCQuanta = po.classes, po.quanta
+		pfc := p.EditTail()
+		pfc.PFCClasses, pfc.PFCQuanta = po.classes, po.quanta
 		hs.out.Send(p)
 		po.sent = true
 	}
@@ -120,7 +121,7 @@ func (hs *host) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		if hs.entropyPerPacket {
 			entropy = uint16(hs.rng.Intn(1 << 14))
 		}
-		p.HdrLen = uint16(copy(p.Hdr[:], hs.header(dst, entropy)))
+		p.HdrLen = uint8(copy(p.Hdr[:], hs.header(dst, entropy)))
 		p.FrameBytes = uint32(hs.bytes)
 		p.Src, p.Dst, p.Born = uint32(hs.id), dst, uint64(edge.Time)
 		p.HasINT = hs.withINT
@@ -157,9 +158,9 @@ func (hs *host) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 	if p.Kind == packet.KindPFC {
 		hs.pfcIn++
 		for c := 0; c < 8; c++ {
-			if p.PFCClasses&(1<<uint(c)) != 0 {
+			if pfc := p.Tail(); pfc.PFCClasses&(1<<uint(c)) != 0 {
 				// 512 bit times at 400 Gb/s are 1.28 ns (FACTS 2.7)
-				hs.paused[c] = now + rtlmodel.Time(p.PFCQuanta[c])*1280
+				hs.paused[c] = now + rtlmodel.Time(pfc.PFCQuanta[c])*1280
 			}
 		}
 		hs.pool.Put(p)
@@ -178,8 +179,8 @@ func (hs *host) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 	if p.Marked {
 		hs.marked++
 	}
-	if p.HasINT && p.INT.NHop > 0 {
-		hs.intHops = append(hs.intHops, p.INT.Hops[p.INT.NHop-1])
+	if in := &p.Tail().INT; p.HasINT && in.NHop > 0 {
+		hs.intHops = append(hs.intHops, in.Hops[in.NHop-1])
 	}
 	if !hs.lite {
 		hs.firstBitOut = append(hs.firstBitOut, f.Timing.FirstBitOut-rtlmodel.Time(p.FirstBitIn))

@@ -17,12 +17,13 @@ const hdrOffset = unsafe.Offsetof(packet.Desc{}.Hdr)
 func prefetchDesc(p *packet.Desc) { rtlmodel.Prefetch(unsafe.Pointer(p)) }
 
 // prefetchFrame prefetches what readFrameAhead reads: the descriptor's
-// first line and the lines of its headers.
+// first line and the first line of its headers. The second holds headers
+// only for a message's first packet (RETH), and a prefetch of it for every
+// other packet would only bring an untouched line into the caches.
 func prefetchFrame(f serdes.RxFrame[*packet.Desc]) {
 	d := unsafe.Pointer(f.Frame)
 	rtlmodel.Prefetch(d)
 	rtlmodel.Prefetch(unsafe.Add(d, hdrOffset))
-	rtlmodel.Prefetch(unsafe.Add(d, hdrOffset+packet.HeaderCap/2))
 }
 
 // Prefetch names the lines the traffic manager's next evaluation reads

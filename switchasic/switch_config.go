@@ -2,6 +2,7 @@ package switchasic
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/pipeline"
@@ -109,6 +110,9 @@ func DefaultConfig() Config {
 func (c Config) validate() error {
 	if c.Plan == nil {
 		return fmt.Errorf("switch: no port plan")
+	}
+	if n := c.Plan.NumPorts(); n > math.MaxInt16 {
+		return fmt.Errorf("switch: %d ports; a descriptor numbers at most %d", n, math.MaxInt16)
 	}
 	if c.Pipes.ClockPeriod == 0 || c.Pipes.PacketsPerCycle < 1 {
 		return fmt.Errorf("switch: pipes need a clock period and at least 1 packet per cycle")

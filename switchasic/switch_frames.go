@@ -82,10 +82,11 @@ func (sw *Switch) pfcFrame(xoff, xon uint8) *packet.Desc {
 	p := sw.pool.Get()
 	p.Kind = packet.KindPFC
 	p.FrameBytes = pfcFrameBytes
-	p.PFCClasses = xoff | xon
+	pfc := p.EditTail()
+	pfc.PFCClasses = xoff | xon
 	for c := 0; c < 8; c++ {
 		if xoff&(1<<uint(c)) != 0 {
-			p.PFCQuanta[c] = 0xFFFF
+			pfc.PFCQuanta[c] = 0xFFFF
 		}
 	}
 	return p

@@ -193,7 +193,7 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		sw.pool.Put(p)
 		return
 	}
-	p.Ingress = int32(port)
+	p.Ingress = int16(port)
 	p.FirstBitIn = uint64(f.Timing.FirstBitIn)
 	p.TailReady = uint64(f.Timing.Decoded)
 	p.InLanes = uint8(sw.ports[port].Lanes.Lanes())
@@ -239,7 +239,7 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		sw.pool.Put(p)
 		return
 	}
-	p.Egress = int32(ip.lb.Pick(group, k, ip.pickTime()))
+	p.Egress = int16(ip.lb.Pick(group, k, ip.pickTime()))
 	ip.pass(p)
 }
 
@@ -313,6 +313,6 @@ func (ip *ingressPipe) forwardIPUDP(p *packet.Desc, keepClass bool) {
 		sw.pool.Put(p)
 		return
 	}
-	p.Egress = int32(ip.lb.Pick(group, k, ip.pickTime()))
+	p.Egress = int16(ip.lb.Pick(group, k, ip.pickTime()))
 	ip.pass(p)
 }

@@ -239,7 +239,12 @@ func (m *mmu) admit(p *packet.Desc, now rtlmodel.Time) {
 		p.Trimmed = true
 		p.Class = uint8(m.trim.TrimClass)
 		p.FrameBytes = uint32(m.trim.TrimBytes)
-		p.HdrLen = min(p.HdrLen, uint16(p.FrameBytes))
+		if cut := uint32(p.HdrLen); p.FrameBytes < cut {
+			// the header bytes past a frame cut inside them go, and the
+			// descriptor keeps those after HdrLen zero
+			clear(p.Hdr[p.FrameBytes:cut])
+			p.HdrLen = uint8(p.FrameBytes)
+		}
 	}
 	if v.MarkCE {
 		m.marks.Inc()
@@ -348,13 +353,14 @@ func (m *mmu) settle(port int) {
 // obeyPFC applies a PFC frame received on port: the classes it names stop
 // for quanta × 512 bit times, or resume at once for quanta 0 (FACTS 2.7).
 func (m *mmu) obeyPFC(port int, p *packet.Desc, now rtlmodel.Time) {
+	pfc := p.Tail()
 	for c := 0; c < 8; c++ {
-		if p.PFCClasses&(1<<uint(c)) == 0 {
+		if pfc.PFCClasses&(1<<uint(c)) == 0 {
 			continue
 		}
-		until := now + m.sw.pauseTime(port, p.PFCQuanta[c])
+		until := now + m.sw.pauseTime(port, pfc.PFCQuanta[c])
 		m.pausedUntil[port][c] = until
-		m.sched[port].SetPaused(c, p.PFCQuanta[c] != 0)
+		m.sched[port].SetPaused(c, pfc.PFCQuanta[c] != 0)
 	}
 	m.notePauseEnd(port)
 	m.markWork(port)
@@ -439,7 +445,7 @@ func intRateCode(lanes int) uint8 {
 // units (17 bits, saturating).
 func (m *mmu) pushINT(p *packet.Desc, port, class int, now rtlmodel.Time) {
 	q := m.tm.QueueBytes(port, class) / packet.INTQLenUnit
-	p.INT.Push(packet.INTHop{
+	p.EditTail().INT.Push(packet.INTHop{
 		LineRate: intRateCode(m.sw.ports[port].Lanes.Lanes()),
 		Time:     uint32(uint64(now)/1000) & (1<<24 - 1),
 		Bytes:    uint32(m.txBytes[port]/packet.INTByteUnit) & (1<<20 - 1),

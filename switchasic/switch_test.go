@@ -41,7 +41,7 @@ func TestMarkCEKeepsTheIPv4ChecksumValid(t *testing.T) {
 	hs := r.hosts[0]
 	hs.ect = true
 	p := &packet.Desc{}
-	p.HdrLen = uint16(copy(p.Hdr[:], hs.header(0, 1)))
+	p.HdrLen = uint8(copy(p.Hdr[:], hs.header(0, 1)))
 	require.True(t, r.sw.ect(p))
 	r.sw.markCE(p)
 	require.NoError(t, packet.CheckIPv4HeaderChecksum(p.Hdr[packet.EthernetLen:]))
