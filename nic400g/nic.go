@@ -65,6 +65,8 @@ type NIC struct {
 	eqp    EQDSParams
 	free   []*qpState // released active states, reused
 	ccf    ccFactory
+	// collectINT: data packets collect HPCC telemetry (the CC reads it)
+	collectINT bool
 	// QP context reads in flight, and QPs waiting for a read slot
 	reads   timeHeap // completion times of context reads in flight
 	ctxWait []uint32
@@ -104,6 +106,8 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 	if n.ccf, err = newCCFactory(&cfg); err != nil {
 		return nil, err
 	}
+	n.collectINT = cfg.CC == "hpcc"
+
 	switch cfg.Paths {
 	case "fixed", "spray", "pathaware":
 	default:

@@ -53,8 +53,9 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		if d.Meta.Sent != 0 {
 			ev.RTT = now - rtlmodel.Time(d.Meta.Sent)
 		}
-		if d.HasINT {
+		if flags&flagINT != 0 {
 			ev.INT = &d.Tail().INT
+			n.countINT(ev.INT)
 		}
 		q.cc.OnAck(now, ev)
 		fb := PathOK

@@ -200,7 +200,7 @@ func (n *NIC) sendReadAck(q *qpState, now rtlmodel.Time, r *readOut) {
 	d := n.sendCtrl(q, now, flags, uint32(r.next), 0)
 	d.Meta.Payload, d.Meta.Msg, d.Meta.Sent = uint32(q.readAcked), r.m.id, q.lastSent
 	if q.lastINT {
-		d.HasINT, d.EditTail().INT = true, q.intv
+		echoINT(d, &q.intv)
 	}
 	q.readAcked, q.readSince, q.ce, q.lastINT = 0, 0, false, false
 }
@@ -219,8 +219,9 @@ func (n *NIC) rxReadAck(d *packet.Desc, now rtlmodel.Time) {
 	if d.Meta.Sent != 0 {
 		ev.RTT = now - rtlmodel.Time(d.Meta.Sent)
 	}
-	if d.HasINT {
+	if d.Meta.Flags&flagINT != 0 {
 		ev.INT = &d.Tail().INT
+		n.countINT(ev.INT)
 	}
 	if q.eq == nil {
 		q.cc.OnAck(now, ev)

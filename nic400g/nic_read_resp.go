@@ -120,6 +120,7 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 		h.aeth = &packet.AETH{Syndrome: packet.AckSyndrome(0x1F)}
 	}
 	n.writeHeaders(d, &h)
+	n.reserveINT(d)
 	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
 	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: uint32(j.psn), Offset: j.offset, Length: j.length,
 		Payload: payload, Msg: j.msg, Entropy: h.entropy, Flags: flagData | flagReadResp, Sent: uint64(now),

@@ -173,7 +173,7 @@ func (n *NIC) sendAck(q *qpState, now rtlmodel.Time, immediate bool) {
 	}
 	d := n.sendCtrl(q, now, flags, uint32(exp), q.rw.SACK(exp))
 	if q.lastINT {
-		d.HasINT, d.EditTail().INT = true, q.intv
+		echoINT(d, &q.intv)
 	}
 	d.Meta.Sent = q.lastSent
 	// the path the acknowledged data took, so a path-aware sender can

@@ -21,7 +21,7 @@ type nicStats struct {
 	trimNakRecv, sackRetx, staleAcks, pfcRecv, badQP    rtlmodel.Counter
 	cqeOverflow, icrcDrops, pulls, pullRecv, stalePulls rtlmodel.Counter
 	readReqs, rxReadReqs, readResps, readReissues       rtlmodel.Counter
-	qpFailures, flushed                                 rtlmodel.Counter
+	qpFailures, flushed, intAcks, intHops               rtlmodel.Counter
 	oneWay                                              *rtlmodel.Histogram
 }
 
@@ -57,6 +57,8 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(&s.sackRetx, "sack_retransmits", "packets", "holes queued for resending from SACK")
 	own(&s.staleAcks, "stale_acks", "frames", "ACKs for a QP with nothing outstanding")
 	own(&s.pfcRecv, "pfc_received", "frames", "PFC frames obeyed")
+	own(&s.intAcks, "int_acks", "frames", "acknowledgements whose echoed HPCC INT stack went to congestion control")
+	own(&s.intHops, "int_hops", "records", "hop records in those INT stacks")
 	own(&s.badQP, "bad_qp", "requests", "work requests for a QP beyond the configured count")
 	own(&s.cqeOverflow, "cqe_overflow", "completions", "completions the driver link could not take in their cycle")
 	own(&s.icrcDrops, "rx_icrc_drops", "frames", "frames dropped for an ICRC mismatch")

@@ -26,6 +26,7 @@ const (
 	flagReadReq              // an RDMA READ request (Meta.Offset, Meta.Length: what to return)
 	flagReadResp             // a READ response packet (with flagData) or its feedback (with flagAck)
 	flagSACK                 // the descriptor's tail holds a SACK bitmap (an ACK's, nonzero)
+	flagINT                  // the descriptor's tail holds the INT stack an ACK echoes
 )
 
 // dataOpcode is the BTH opcode of a packet of a message of operation op.
@@ -364,6 +365,7 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx, 
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: op, psn: p.psn, payload: p.payload, offset: p.offset,
 		length: m.wr.Bytes, entropy: entropy, ackReq: last, msgID: uint16(m.id), som: first, eom: last}
 	n.writeHeaders(d, &h)
+	n.reserveINT(d)
 	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
 	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: p.psn, Offset: p.offset, Length: m.wr.Bytes,
 		Payload: p.payload, Msg: m.id, Entropy: entropy, Flags: flagData, Sent: uint64(now)}
