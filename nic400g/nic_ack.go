@@ -42,6 +42,11 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 	if k > 0 || acked > 0 {
 		q.progressed()
 	}
+	if k > 0 && q.rtoRecover != 0 {
+		// as TCP's slow start after a timeout: two resends for each
+		// packet acknowledged, so the batches double each round trip
+		n.resendLost(q, 2*k)
+	}
 	if flags&flagNAK != 0 {
 		n.st.nakRecv.Inc()
 		q.cc.OnLoss(now, LossNACK)

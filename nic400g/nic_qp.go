@@ -133,6 +133,10 @@ type qpState struct {
 	// that moved the QP on; failed: it ran out of them (Config.RetryCount)
 	retries int
 	failed  bool
+	// rtoRecover, while not 0, is the time of the last timeout under
+	// selective repeat: packets sent before it and not yet acknowledged
+	// are taken as lost and resent as ACKs return (NIC.resendLost)
+	rtoRecover rtlmodel.Time
 
 	// RDMA READ, requester: reads waiting for responses, how many wait to
 	// be issued again, their timeout, and the feedback being coalesced

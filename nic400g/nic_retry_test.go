@@ -52,30 +52,42 @@ func TestQPFailsWhenItsRetriesRunOut(t *testing.T) {
 	}
 }
 
-// The retries count timeouts in a row: a peer that drops everything at
-// first (it checks an ICRC the sender does not seal) and then recovers
-// (stops checking, after the first timeout) leaves a 16-packet message
-// lost whole; selective repeat resends the oldest ReorderTolerance packets
-// at each timeout, so the message takes more timeouts than RetryCount
-// allows in a row, each followed by an acknowledgement, and completes.
+// The retries count timeouts in a row: a peer that drops everything (it
+// checks an ICRC the sender does not seal) until the sender times out,
+// then takes what it is sent for a while, four times over, makes the QP
+// time out more often than RetryCount allows in a row, each timeout
+// followed by an acknowledgement that moves it on, and the message
+// completes.
 func TestRetriesCountOnlyTimeoutsInARow(t *testing.T) {
 	const rto = 10 * rtlmodel.Microsecond
-	ca, cb := DefaultConfig(1), DefaultConfig(2)
-	ca.NoICRC, ca.RTO, ca.RetryCount = true, rto, 2
-	e, a, b := backToBack(t, ca, cb)
-	var done []Completion
-	a.OnComplete = func(c Completion) { done = append(done, c) }
-	attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Bytes: 16 * 4096, Posted: 1000}})
-	require.NoError(t, e.Run(rto+rto/2))
-	require.Equal(t, uint64(1), counter(t, e, "nicA/timeouts"))
-	b.cfg.NoICRC = true // the peer takes what it is sent from now on
-	require.NoError(t, e.Run(rtlmodel.Millisecond))
-	require.True(t, e.Idle())
-	require.Len(t, done, 1)
-	require.Equal(t, StatusOK, done[0].Status)
-	timeouts := counter(t, e, "nicA/timeouts")
-	require.Greater(t, timeouts, uint64(ca.RetryCount+1), "more timeouts than the QP may take in a row")
-	require.Zero(t, counter(t, e, "nicA/qp_retry_exceeded"))
+	for _, recovery := range []Recovery{SelectiveRepeat, GoBackN} {
+		ca, cb := DefaultConfig(1), DefaultConfig(2)
+		ca.NoICRC, ca.RTO, ca.RetryCount, ca.Recovery = true, rto, 2, recovery
+		e, a, b := backToBack(t, ca, cb)
+		var done []Completion
+		a.OnComplete = func(c Completion) { done = append(done, c) }
+		attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Bytes: 4 << 20, Posted: 1000}})
+		now := rtlmodel.Time(0)
+		for round := uint64(1); round <= 4; round++ {
+			b.cfg.NoICRC = false // the peer drops everything
+			for counter(t, e, "nicA/timeouts") < round {
+				now += rtlmodel.Microsecond
+				require.NoError(t, e.Run(now))
+				require.Less(t, now, rtlmodel.Time(rtlmodel.Millisecond), "recovery %v: no timeout %d", recovery, round)
+			}
+			b.cfg.NoICRC = true // the peer takes what it is sent
+			now += 3 * rtlmodel.Microsecond
+			require.NoError(t, e.Run(now))
+			require.Empty(t, done, "recovery %v: the message should outlast round %d", recovery, round)
+		}
+		require.NoError(t, e.Run(now+rtlmodel.Millisecond))
+		require.True(t, e.Idle())
+		require.Len(t, done, 1, "recovery %v", recovery)
+		require.Equal(t, StatusOK, done[0].Status, "recovery %v", recovery)
+		timeouts := counter(t, e, "nicA/timeouts")
+		require.Greater(t, timeouts, uint64(ca.RetryCount+1), "recovery %v: more timeouts than the QP may take in a row", recovery)
+		require.Zero(t, counter(t, e, "nicA/qp_retry_exceeded"))
+	}
 }
 
 // RetryCount is a 3-bit field.

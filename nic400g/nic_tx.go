@@ -418,21 +418,43 @@ func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
 	if n.cfg.Recovery == GoBackN {
 		n.rewind(q, 0)
 	} else {
-		// After a timeout, far longer than any round trip, the oldest
-		// packets not yet acknowledged or selectively acknowledged are
-		// taken as lost, up to the reordering tolerance: resending only
-		// the oldest would cost one timeout per hole, resending all of
-		// them would flood a receiver that lost them for want of room.
-		k := 0
-		for i := range q.unacked {
-			if p := &q.unacked[i]; !p.sacked && !p.pending && k < n.cfg.ReorderTolerance {
-				p.pending = true
-				q.retxQ++
-				k++
-			}
-		}
+		// After a timeout, far longer than any round trip, every packet
+		// sent before it and neither acknowledged nor selectively
+		// acknowledged is taken as lost. The oldest, up to the reordering
+		// tolerance, go at once; each later ACK that moves the QP on
+		// releases twice as many more as it acknowledged (resendLost),
+		// until none is left. Resending only the oldest would cost one timeout
+		// per hole, resending all of them at once would flood a receiver
+		// that lost them for want of room, and resending a batch per
+		// timeout would cost one timeout per batch.
+		q.rtoRecover = now
+		n.resendLost(q, n.cfg.ReorderTolerance)
 	}
 	q.rtoAt = now + n.cfg.RTO
+}
+
+// resendLost marks for resending up to limit of the oldest packets sent
+// before the QP's last timeout and neither acknowledged, selectively
+// acknowledged nor already marked, and ends the recovery when no such
+// packet is left.
+func (n *NIC) resendLost(q *qpState, limit int) {
+	k, left := 0, false
+	for i := range q.unacked {
+		p := &q.unacked[i]
+		if p.sacked || p.pending || p.sentAt >= q.rtoRecover {
+			continue
+		}
+		if k == limit {
+			left = true
+			break
+		}
+		p.pending = true
+		q.retxQ++
+		k++
+	}
+	if !left {
+		q.rtoRecover = 0
+	}
 }
 
 // rewind marks every unacknowledged packet from index i on for resending
