@@ -45,7 +45,7 @@ func TestExperimentResultsArePinned(t *testing.T) {
 		{"exp2_incast_eqds", "06c54bbf515f02f3aa7d979615a747770f2b3e94c64792492af401f3d7757321"},
 		{"exp3_lossless_pfc_dcqcn", "d6966ef7e354fc52d93e9ee79390e519ec256f494e8749b5ff0bde44eb4522c2"},
 		{"exp3_lossy_trimming", "1126b2797dd70ad470af8afb9094b9011115b3496c48bc1b65bcace528bcba4e"},
-		{"exp4_degraded_pathaware", "50dc87a4d0a573c51ecc514a6e46dc71ed7e9376f6f42dbb3dcf588c278772ac"},
+		{"exp4_degraded_pathaware", "620d9b0a545b8c42f8d5410676fa6f2961291187bb5604e64bc4295a3869c61e"},
 		{"exp4_degraded_spray", "e80b1085e0d3e6a9317740c92352095866bfa127d43e060be2abde08cd67e47f"},
 	}
 	for _, p := range pinned {

@@ -60,23 +60,27 @@ type QueueSeries struct {
 // hold no wall-clock figure, so the same scenario and seed give the same
 // results byte for byte.
 type Results struct {
-	Scenario        string        `json:"scenario"`
-	Seed            uint64        `json:"seed"`
-	Endpoints       int           `json:"endpoints"`
-	Flows           int           `json:"flows"`
-	Completed       int           `json:"completed"`
-	SimTimeNS       float64       `json:"sim_time_ns"`
-	FCTP50NS        float64       `json:"fct_p50_ns"`
-	FCTP99NS        float64       `json:"fct_p99_ns"`
-	FCTMaxNS        float64       `json:"fct_max_ns"`
-	JobTimesNS      []float64     `json:"job_completion_ns"`
-	GoodputGbps     float64       `json:"goodput_gbps"`
-	LinkUtilMean    float64       `json:"link_util_mean"`
-	LinkUtilMax     float64       `json:"link_util_max"`
-	MaxQueueBytes   uint64        `json:"max_queue_bytes"`
-	PFCFrames       uint64        `json:"pfc_frames"`
-	ECNMarks        uint64        `json:"ecn_marks"`
-	Trims           uint64        `json:"trims"`
+	Scenario      string    `json:"scenario"`
+	Seed          uint64    `json:"seed"`
+	Endpoints     int       `json:"endpoints"`
+	Flows         int       `json:"flows"`
+	Completed     int       `json:"completed"`
+	SimTimeNS     float64   `json:"sim_time_ns"`
+	FCTP50NS      float64   `json:"fct_p50_ns"`
+	FCTP99NS      float64   `json:"fct_p99_ns"`
+	FCTMaxNS      float64   `json:"fct_max_ns"`
+	JobTimesNS    []float64 `json:"job_completion_ns"`
+	GoodputGbps   float64   `json:"goodput_gbps"`
+	LinkUtilMean  float64   `json:"link_util_mean"`
+	LinkUtilMax   float64   `json:"link_util_max"`
+	MaxQueueBytes uint64    `json:"max_queue_bytes"`
+	PFCFrames     uint64    `json:"pfc_frames"`
+	ECNMarks      uint64    `json:"ecn_marks"`
+	Trims         uint64    `json:"trims"`
+	// Drops counts every frame discarded before it delivered its data:
+	// by a switch (full buffer, queue limit, no route, bad FCS, parse
+	// error) and by a receiving NIC (bad FCS or ICRC, beyond the PSN
+	// window, out of order under go-back-N, a full reorder buffer).
 	Drops           uint64        `json:"drops"`
 	Retransmits     uint64        `json:"retransmits"`
 	DataPackets     uint64        `json:"data_packets_delivered"`
@@ -127,11 +131,13 @@ func (r *Run) Results() *Results {
 	}
 	r.linkStats(res)
 	sum := sumCounters(e, "/mmu/pfc_sent", "/mmu/ecn_marked", "/mmu/trimmed", "/mmu/dropped",
-		"/drop_bad_fcs", "/drop_malformed", "/retransmits", "/rx_data")
+		"/drop_bad_fcs", "/drop_malformed", "/retransmits", "/rx_data",
+		"/rx_fcs_drops", "/rx_icrc_drops", "/rx_out_of_window", "/rx_ooo_dropped", "/reorder_full_drops")
 	res.PFCFrames = sum["/mmu/pfc_sent"]
 	res.ECNMarks = sum["/mmu/ecn_marked"]
 	res.Trims = sum["/mmu/trimmed"]
-	res.Drops = sum["/mmu/dropped"] + sum["/drop_bad_fcs"] + sum["/drop_malformed"]
+	res.Drops = sum["/mmu/dropped"] + sum["/drop_bad_fcs"] + sum["/drop_malformed"] +
+		sum["/rx_fcs_drops"] + sum["/rx_icrc_drops"] + sum["/rx_out_of_window"] + sum["/rx_ooo_dropped"] + sum["/reorder_full_drops"]
 	res.Retransmits = sum["/retransmits"]
 	res.DataPackets = sum["/rx_data"]
 	r.hottest(res, 4)
