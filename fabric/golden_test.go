@@ -45,8 +45,10 @@ func TestExperimentResultsArePinned(t *testing.T) {
 		{"exp2_incast_eqds", "06c54bbf515f02f3aa7d979615a747770f2b3e94c64792492af401f3d7757321"},
 		{"exp3_lossless_pfc_dcqcn", "d6966ef7e354fc52d93e9ee79390e519ec256f494e8749b5ff0bde44eb4522c2"},
 		{"exp3_lossy_trimming", "1126b2797dd70ad470af8afb9094b9011115b3496c48bc1b65bcace528bcba4e"},
-		{"exp4_degraded_pathaware", "620d9b0a545b8c42f8d5410676fa6f2961291187bb5604e64bc4295a3869c61e"},
-		{"exp4_degraded_spray", "e80b1085e0d3e6a9317740c92352095866bfa127d43e060be2abde08cd67e47f"},
+		{"exp4_degraded_pathaware", "d22bbef5158c01bde551811db38169970301b60fb06fa621a9cbb487a2e2ce9a"},
+		{"exp4_degraded_pathaware_roce", "163d8bc327fdb6fbba12768be163cabc223e3014793f3900d9a0d9f676029849"},
+		{"exp4_degraded_spray", "6f72a79a274ab731adbee29ee629ddc7e648384e2d1268be0d8e873cbeff40d1"},
+		{"exp4_degraded_spray_roce", "27d0c6ce3ef68a675a89edae534334eddaafcde3f1f038855c7824a306460e67"},
 	}
 	for _, p := range pinned {
 		t.Run(p.name, func(t *testing.T) {

@@ -1,0 +1,58 @@
+package fabric
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/stretchr/testify/require"
+)
+
+// degradedRun runs one of experiment 4's scenarios and returns, with its
+// results, the share of leaf 0's uplink bytes that took the degraded
+// uplink (port 8, 200G of the four 400G uplinks 8 to 11) and the sum of
+// the NICs' reorder-buffer drops.
+func degradedRun(t *testing.T, name string) (res *Results, slowShare float64, reorderDrops uint64) {
+	t.Helper()
+	s, err := LoadScenario("../docs/scenarios/" + name + ".yaml")
+	require.NoError(t, err)
+	r, err := NewRun(s)
+	require.NoError(t, err)
+	require.NoError(t, r.Complete(context.Background(), 10*rtlmodel.Microsecond, 0, nil))
+	st := r.Cluster.Engine.Stats()
+	var up [4]uint64
+	for i := range up {
+		m, ok := st.Lookup(fmt.Sprintf("leaf0/port%d/tx/bytes", 8+i))
+		require.True(t, ok, "leaf0 uplink %d has no byte counter", 8+i)
+		up[i] = m.(*rtlmodel.Counter).Value()
+	}
+	total := up[0] + up[1] + up[2] + up[3]
+	require.NotZero(t, total)
+	return r.Results(), float64(up[0]) / float64(total), sumCounters(r.Cluster.Engine, "/reorder_full_drops")["/reorder_full_drops"]
+}
+
+// Experiment 4's claims (docs/experiments.md): oblivious spraying puts a
+// quarter of leaf 0's uplink traffic on the 200G uplink; path-aware
+// spraying moves traffic off it and finishes the permutation sooner when
+// every packet is placed directly (UET); on RoCEv2 framing its
+// reordering overflows the receivers' reorder buffers, which drop
+// packets, and the retransmission timeouts that recover the flows' tails
+// make the permutation take far longer than on UET.
+func TestPathAwareSprayingAvoidsTheDegradedUplink(t *testing.T) {
+	obl, oblShare, oblDrops := degradedRun(t, "exp4_degraded_spray")
+	aware, awareShare, awareDrops := degradedRun(t, "exp4_degraded_pathaware")
+	require.InDelta(t, 0.25, oblShare, 0.01, "oblivious spraying's share of the degraded uplink")
+	require.Less(t, awareShare, 0.20, "path-aware spraying's share of the degraded uplink")
+	require.Greater(t, awareShare, 200.0/1400-0.01, "path-aware spraying should not starve the degraded uplink below its share of capacity")
+	require.Less(t, aware.JobTimesNS[0], 0.8*obl.JobTimesNS[0], "path-aware JCT against oblivious on UET")
+	require.Zero(t, oblDrops+awareDrops+obl.Drops+aware.Drops, "UET places every packet directly")
+
+	_, _, oblRoCEDrops := degradedRun(t, "exp4_degraded_spray_roce")
+	awareRoCE, awareRoCEShare, awareRoCEDrops := degradedRun(t, "exp4_degraded_pathaware_roce")
+	require.Less(t, awareRoCEShare, 0.20, "path-aware spraying on RoCEv2 still avoids the degraded uplink")
+	require.Zero(t, oblRoCEDrops)
+	require.NotZero(t, awareRoCEDrops, "path-aware spraying's reordering should overflow RoCEv2 reorder buffers")
+	require.Equal(t, awareRoCEDrops, awareRoCE.Drops, "the results' drops count the NICs' reorder-buffer drops")
+	require.Greater(t, awareRoCE.JobTimesNS[0], 1.3*aware.JobTimesNS[0], "path-aware JCT on RoCEv2 against UET")
+}
