@@ -423,10 +423,10 @@ func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
 		// acknowledged is taken as lost. The oldest, up to the reordering
 		// tolerance, go at once; each later ACK that moves the QP on
 		// releases twice as many more as it acknowledged (resendLost),
-		// until none is left. Resending only the oldest would cost one timeout
-		// per hole, resending all of them at once would flood a receiver
-		// that lost them for want of room, and resending a batch per
-		// timeout would cost one timeout per batch.
+		// until none is left. Resending only the oldest would cost one
+		// timeout per hole, resending all of them at once would flood a
+		// receiver that lost them for want of room, and resending a batch
+		// per timeout would cost one timeout per batch.
 		q.rtoRecover = now
 		n.resendLost(q, n.cfg.ReorderTolerance)
 	}
