@@ -148,7 +148,36 @@ func runScenario(c *cli.Context) error {
 	if failed != nil {
 		return failed
 	}
+	if r.Done() < len(r.Flows) {
+		// the run stopped at the scenario's time limit
+		return fmt.Errorf("stopped at the scenario's max_time_us (%d us simulated) with %d of %d flows complete: the results and outputs are those of the run up to then",
+			r.Scenario.MaxTimeUS, r.Done(), len(r.Flows))
+	}
 	return nil
+}
+
+// fctRow is the table's flow completion times, of the flows that
+// completed when some did not.
+func fctRow(res *fabric.Results, ns func(float64) string) []string {
+	switch {
+	case res.Completed == 0:
+		return []string{"FCT p50 / p99 / max", "no flow completed"}
+	case res.Completed < res.Flows:
+		return []string{"FCT p50 / p99 / max (completed flows)", fmt.Sprintf("%s / %s / %s", ns(res.FCTP50NS), ns(res.FCTP99NS), ns(res.FCTMaxNS))}
+	}
+	return []string{"FCT p50 / p99 / max", fmt.Sprintf("%s / %s / %s", ns(res.FCTP50NS), ns(res.FCTP99NS), ns(res.FCTMaxNS))}
+}
+
+// goodputRow is the table's aggregate goodput, of the flows that
+// completed when some did not.
+func goodputRow(res *fabric.Results) []string {
+	switch {
+	case res.Completed == 0:
+		return []string{"goodput", "no flow completed"}
+	case res.Completed < res.Flows:
+		return []string{"goodput (completed flows)", fmt.Sprintf("%.1f Gb/s", res.GoodputGbps)}
+	}
+	return []string{"goodput (all flows)", fmt.Sprintf("%.1f Gb/s", res.GoodputGbps)}
 }
 
 func printResults(w io.Writer, res *fabric.Results) {
@@ -159,8 +188,8 @@ func printResults(w io.Writer, res *fabric.Results) {
 		{"scenario / seed", fmt.Sprintf("%s / %d", res.Scenario, res.Seed)},
 		{"endpoints / flows completed", fmt.Sprintf("%d / %d of %d", res.Endpoints, res.Completed, res.Flows)},
 		{"simulated time", ns(res.SimTimeNS)},
-		{"FCT p50 / p99 / max", fmt.Sprintf("%s / %s / %s", ns(res.FCTP50NS), ns(res.FCTP99NS), ns(res.FCTMaxNS))},
-		{"goodput (all flows)", fmt.Sprintf("%.1f Gb/s", res.GoodputGbps)},
+		fctRow(res, ns),
+		goodputRow(res),
 		{"link utilisation mean / max", fmt.Sprintf("%.3f / %.3f", res.LinkUtilMean, res.LinkUtilMax)},
 		{"max switch buffer", fmt.Sprintf("%.3f MB", float64(res.MaxQueueBytes)/1e6)},
 		{"PFC frames / ECN marks / trims", fmt.Sprintf("%d / %d / %d", res.PFCFrames, res.ECNMarks, res.Trims)},

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,4 +80,39 @@ func TestRunWritesTheFlowTrace(t *testing.T) {
 	ids, err := parseFlowIDs("3, 1-2,3")
 	require.NoError(t, err)
 	require.Equal(t, []int{3, 1, 2}, ids)
+}
+
+// A run that reaches its scenario's max_time_us before every flow
+// completes prints the table of what ran, labels the completion times and
+// goodput as the completed flows', writes its outputs, and ends with an
+// error saying where it stopped; with no flow completed the table says so
+// instead of printing zero times.
+func TestRunStoppedByItsTimeLimitSaysSo(t *testing.T) {
+	base, err := os.ReadFile("../../docs/scenarios/exp4_degraded_spray.yaml")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		limitUS      int
+		done         string
+		fct, goodput string
+	}{
+		{5, "0 of 32", "│ FCT p50 / p99 / max  ", "│ goodput  "},
+		{150, "17 of 32", "│ FCT p50 / p99 / max (completed flows) │", "│ goodput (completed flows)"},
+	} {
+		file := filepath.Join(dir, "limited.yaml")
+		require.NoError(t, os.WriteFile(file, append(base, []byte("max_time_us: "+strconv.Itoa(c.limitUS)+"\n")...), 0o644))
+		js := filepath.Join(dir, "r.json")
+		out, err := runCLI(t, "run", "--json", js, file)
+		require.ErrorContains(t, err, "stopped at the scenario's max_time_us ("+strconv.Itoa(c.limitUS)+" us simulated) with "+c.done+" flows complete")
+		require.Contains(t, out, c.fct)
+		require.Contains(t, out, c.goodput)
+		require.Contains(t, out, "speed: ")
+		if c.limitUS == 5 {
+			require.Contains(t, out, "no flow completed")
+			require.NotContains(t, out, "0.00 us / 0.00 us")
+		}
+		b, err := os.ReadFile(js)
+		require.NoError(t, err)
+		require.Contains(t, string(b), `"flows": 32`)
+	}
 }
