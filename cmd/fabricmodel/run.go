@@ -156,28 +156,31 @@ func runScenario(c *cli.Context) error {
 	return nil
 }
 
-// fctRow is the table's flow completion times, of the flows that
-// completed when some did not.
+// fctRow is the table's flow completion times, labelled as the completed
+// flows' when some did not complete.
 func fctRow(res *fabric.Results, ns func(float64) string) []string {
-	switch {
-	case res.Completed == 0:
-		return []string{"FCT p50 / p99 / max", "no flow completed"}
-	case res.Completed < res.Flows:
-		return []string{"FCT p50 / p99 / max (completed flows)", fmt.Sprintf("%s / %s / %s", ns(res.FCTP50NS), ns(res.FCTP99NS), ns(res.FCTMaxNS))}
-	}
-	return []string{"FCT p50 / p99 / max", fmt.Sprintf("%s / %s / %s", ns(res.FCTP50NS), ns(res.FCTP99NS), ns(res.FCTMaxNS))}
+	return partialRow(res, "FCT p50 / p99 / max", fmt.Sprintf("%s / %s / %s", ns(res.FCTP50NS), ns(res.FCTP99NS), ns(res.FCTMaxNS)))
 }
 
-// goodputRow is the table's aggregate goodput, of the flows that
-// completed when some did not.
+// goodputRow is the table's aggregate goodput, labelled likewise.
 func goodputRow(res *fabric.Results) []string {
+	if res.Completed == res.Flows {
+		return []string{"goodput (all flows)", fmt.Sprintf("%.1f Gb/s", res.GoodputGbps)}
+	}
+	return partialRow(res, "goodput", fmt.Sprintf("%.1f Gb/s", res.GoodputGbps))
+}
+
+// partialRow is a row of a figure over the completed flows: as it is when
+// every flow completed, marked as the completed flows' when some did not,
+// and "no flow completed" instead of a figure when none did.
+func partialRow(res *fabric.Results, label, value string) []string {
 	switch {
 	case res.Completed == 0:
-		return []string{"goodput", "no flow completed"}
+		return []string{label, "no flow completed"}
 	case res.Completed < res.Flows:
-		return []string{"goodput (completed flows)", fmt.Sprintf("%.1f Gb/s", res.GoodputGbps)}
+		return []string{label + " (completed flows)", value}
 	}
-	return []string{"goodput (all flows)", fmt.Sprintf("%.1f Gb/s", res.GoodputGbps)}
+	return []string{label, value}
 }
 
 func printResults(w io.Writer, res *fabric.Results) {
