@@ -206,6 +206,11 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		ip.forwardTrimmed(p)
 		return
 	}
+	if rf, ok := packet.ParseRoCEv2IPv4Route(p.Header(), int(p.FrameBytes)); ok {
+		// the common frame: the fields the full decode below would give
+		ip.route(p, &rf)
+		return
+	}
 	if err := ip.scratch.frame.DecodeHeaders(p.Header(), int(p.FrameBytes)); err != nil {
 		if isUET(p.Header()) {
 			ip.forwardIPUDP(p, false)
@@ -237,6 +242,28 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 	if !ok {
 		ip.noRoute.Inc()
 		sw.pool.Put(p)
+		return
+	}
+	p.Egress = int16(ip.lb.Pick(group, k, ip.pickTime()))
+	ip.pass(p)
+}
+
+// route forwards a frame of the common shape by the fields
+// packet.ParseRoCEv2IPv4Route read, as accept does from a full decode.
+func (ip *ingressPipe) route(p *packet.Desc, rf *packet.RouteFields) {
+	k := &ip.scratch.key
+	d := rf.Dst
+	dst := uint32(d[1])<<16 | uint32(d[2])<<8 | uint32(d[3])
+	k.SetIPv4(rf.Src, d)
+	p.Class = rf.TOS >> 5
+	k.Protocol = packet.IPProtoUDP
+	k.SrcPort, k.DstPort = rf.SrcPort, rf.DstPort
+	k.DestQP = rf.DestQP
+	k.Entropy = rf.SrcPort
+	group, ok := ip.sw.fwd.Lookup(dst)
+	if !ok {
+		ip.noRoute.Inc()
+		ip.sw.pool.Put(p)
 		return
 	}
 	p.Egress = int16(ip.lb.Pick(group, k, ip.pickTime()))
