@@ -143,3 +143,45 @@ func TestWatchOrdersEventsLikeAHeap(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWatchOutOfOrder adds and takes events as a traffic manager's
+// arrival watch sees them: 64 ports 250 ns away, a frame every 378 ns on
+// each, told link by link for each 246 ns window and taken edge by edge.
+// About 63 events are in flight, 91 % of them come before some already
+// held, and those pass 12 on average. (The 1024-endpoint permutation's
+// rx watches hold 84, and pass 41: their links' latencies differ.) An op
+// is one event added and taken.
+func BenchmarkWatchOutOfOrder(b *testing.B) {
+	const (
+		ports   = 64
+		frame   = 378000 // ps between a port's frames
+		latency = 250000 // ps from a window's start to its arrivals
+		window  = 246400 // ps, the lookahead
+		edge    = 1000   // ps, the receiver's clock period
+	)
+	r := NewRNG(9, "watch-bench")
+	next := make([]Time, ports)
+	for p := range next {
+		next[p] = Time(r.Intn(frame/edge) * edge)
+	}
+	var w Watch
+	b.ReportAllocs()
+	b.ResetTimer()
+	now, added := Time(0), 0
+	for added < b.N {
+		end := now + window
+		for p := range next {
+			for ; next[p] < end; next[p] += frame {
+				w.add(next[p]+latency, p)
+				added++
+			}
+		}
+		for ; now < end; now += edge {
+			for {
+				if _, ok := w.Next(now); !ok {
+					break
+				}
+			}
+		}
+	}
+}
