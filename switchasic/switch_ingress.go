@@ -220,46 +220,38 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		sw.pool.Put(p)
 		return
 	}
-	var dst uint32
 	fr, k := &ip.scratch.frame, &ip.scratch.key
-	if fr.IsIPv6() {
-		d := fr.IP6.Dst
-		dst = uint32(d[13])<<16 | uint32(d[14])<<8 | uint32(d[15])
-		k.SetIPv6(fr.IP6.Src, d)
-		p.Class = fr.IP6.TrafficClass >> 5
-		k.FlowLabel = fr.IP6.FlowLabel
-	} else {
-		d := fr.IP4.Dst
-		dst = uint32(d[1])<<16 | uint32(d[2])<<8 | uint32(d[3])
-		k.SetIPv4(fr.IP4.Src, d)
-		p.Class = fr.IP4.TOS >> 5
-	}
-	k.Protocol = packet.IPProtoUDP
-	k.SrcPort, k.DstPort = fr.UDP.SrcPort, fr.UDP.DstPort
-	k.DestQP = fr.BTH.DestQP
-	k.Entropy = fr.UDP.SrcPort
-	group, ok := sw.fwd.Lookup(dst)
-	if !ok {
-		ip.noRoute.Inc()
-		sw.pool.Put(p)
+	if !fr.IsIPv6() {
+		ip.route(p, &packet.RouteFields{Src: fr.IP4.Src, Dst: fr.IP4.Dst, TOS: fr.IP4.TOS,
+			SrcPort: fr.UDP.SrcPort, DstPort: fr.UDP.DstPort, DestQP: fr.BTH.DestQP})
 		return
 	}
-	p.Egress = int16(ip.lb.Pick(group, k, ip.pickTime()))
-	ip.pass(p)
+	d := fr.IP6.Dst
+	k.SetIPv6(fr.IP6.Src, d)
+	p.Class = fr.IP6.TrafficClass >> 5
+	k.FlowLabel = fr.IP6.FlowLabel
+	ip.forwardBy(p, uint32(d[13])<<16|uint32(d[14])<<8|uint32(d[15]), fr.UDP.SrcPort, fr.UDP.DstPort, fr.BTH.DestQP)
 }
 
-// route forwards a frame of the common shape by the fields
-// packet.ParseRoCEv2IPv4Route read, as accept does from a full decode.
+// route forwards an IPv4 frame by its forwarding fields: those
+// packet.ParseRoCEv2IPv4Route read from the common frame, or a full
+// decode's.
 func (ip *ingressPipe) route(p *packet.Desc, rf *packet.RouteFields) {
-	k := &ip.scratch.key
 	d := rf.Dst
-	dst := uint32(d[1])<<16 | uint32(d[2])<<8 | uint32(d[3])
-	k.SetIPv4(rf.Src, d)
+	ip.scratch.key.SetIPv4(rf.Src, d)
 	p.Class = rf.TOS >> 5
+	ip.forwardBy(p, uint32(d[1])<<16|uint32(d[2])<<8|uint32(d[3]), rf.SrcPort, rf.DstPort, rf.DestQP)
+}
+
+// forwardBy completes the flow key, whose addresses are set, looks up the
+// host part dst of the destination and sends p to the port the balancer
+// picks in its group.
+func (ip *ingressPipe) forwardBy(p *packet.Desc, dst uint32, srcPort, dstPort uint16, destQP uint32) {
+	k := &ip.scratch.key
 	k.Protocol = packet.IPProtoUDP
-	k.SrcPort, k.DstPort = rf.SrcPort, rf.DstPort
-	k.DestQP = rf.DestQP
-	k.Entropy = rf.SrcPort
+	k.SrcPort, k.DstPort = srcPort, dstPort
+	k.DestQP = destQP
+	k.Entropy = srcPort
 	group, ok := ip.sw.fwd.Lookup(dst)
 	if !ok {
 		ip.noRoute.Inc()
