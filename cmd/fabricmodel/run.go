@@ -36,6 +36,8 @@ func runCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "json", Usage: "write the results as JSON to `FILE`"},
 			&cli.StringFlag{Name: "csv", Usage: "write per-flow results as CSV to `FILE`"},
+			&cli.StringFlag{Name: "stats-json", Usage: "write every device counter, gauge and histogram (per port, queue, NIC and link) as JSON to `FILE`"},
+			&cli.StringFlag{Name: "stats-csv", Usage: "write every device counter, gauge and histogram as CSV to `FILE`"},
 			&cli.StringFlag{Name: "plots", Usage: "write PNG plots (FCT CDF, hottest queues, link utilisation) to `DIR`"},
 			&cli.StringFlag{Name: "trace", Usage: "write every hop of the --trace-flows flows' frames (data, ACKs, CNPs) as JSON Lines to `FILE`, in the order of their times"},
 			&cli.StringFlag{Name: "trace-flows", Value: "0", Usage: "the flows --trace follows: `IDS` as in the --csv output, comma-separated (ranges as 4-7)"},
@@ -135,6 +137,9 @@ func runScenario(c *cli.Context) error {
 	res := r.Results()
 	printResults(c.App.Writer, res)
 	if err := writeOutputs(c, res); err != nil {
+		return err
+	}
+	if err := writeStats(r.Cluster.Engine.Stats(), c.String("stats-json"), c.String("stats-csv")); err != nil {
 		return err
 	}
 	if traceErr != nil {

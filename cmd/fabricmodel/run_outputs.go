@@ -14,7 +14,7 @@ import (
 // lose. It creates the plot directory and writes no file: an existing
 // result stays as it is until the run ends well.
 func checkOutputs(c *cli.Context) error {
-	for _, flag := range []string{"json", "csv", "trace", "cpuprofile", "memprofile"} {
+	for _, flag := range []string{"json", "csv", "stats-json", "stats-csv", "trace", "cpuprofile", "memprofile"} {
 		path := c.String(flag)
 		if path == "" {
 			continue

@@ -28,6 +28,8 @@ func TestRunRejectsBadFlagsBeforeRunning(t *testing.T) {
 		{[]string{"run", "--step-us", "0"}, "--step-us 0: a positive number"},
 		{[]string{"run", "--json", filepath.Join(dir, "absent", "r.json")}, "no directory " + filepath.Join(dir, "absent")},
 		{[]string{"run", "--csv", dir}, "a directory, not a file"},
+		{[]string{"run", "--stats-json", dir}, "--stats-json " + dir + ": a directory, not a file"},
+		{[]string{"run", "--stats-csv", filepath.Join(dir, "absent", "s.csv")}, "no directory " + filepath.Join(dir, "absent")},
 		{[]string{"run", "a.yaml", "b.yaml"}, "one scenario file at a time"},
 		{[]string{"run", "--json", old, bad}, bad + ":11: nic.mtu 9000"},
 		{[]string{"run", "--trace", filepath.Join(dir, "absent", "t.jsonl")}, "--trace " + filepath.Join(dir, "absent", "t.jsonl") + ": no directory"},
