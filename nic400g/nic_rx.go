@@ -149,9 +149,9 @@ func (n *NIC) completeInOrder(q *qpState, now rtlmodel.Time, lastPayload uint32)
 		_, visible := n.host.Complete(now, lastPayload)
 		n.st.rxMessages.Inc()
 		n.st.rxBytes.Add(m.length)
-		if m.posted != 0 {
-			n.st.oneWay.Record(uint64(visible - m.posted))
-		}
+		// every data packet carries its message's doorbell time, and a
+		// doorbell at time 0 is a doorbell like any other
+		n.st.oneWay.Record(uint64(visible - m.posted))
 		if n.OnComplete != nil {
 			n.OnComplete(Completion{Responder: true, Op: m.op, QP: q.id, Msg: m.id, Bytes: m.length, Posted: m.posted,
 				Placed: now, Visible: visible})

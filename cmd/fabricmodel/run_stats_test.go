@@ -38,6 +38,8 @@ func TestRunWritesTheDeviceStats(t *testing.T) {
 			Name  string   `json:"name"`
 			Kind  string   `json:"kind"`
 			Value *float64 `json:"value"`
+			Count *uint64  `json:"count"`
+			Min   *float64 `json:"min"`
 		} `json:"metrics"`
 	}
 	b, err = os.ReadFile(js)
@@ -45,11 +47,23 @@ func TestRunWritesTheDeviceStats(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &doc))
 	require.Equal(t, "fabricmodel.stats", doc.Schema)
 	fromJSON := map[string]float64{}
+	oneWay := regexp.MustCompile(`^nic[0-9]+/one_way_latency$`)
+	var messages uint64
 	for _, m := range doc.Metrics {
 		if m.Value != nil {
 			fromJSON[m.Name] = *m.Value
 		}
+		if oneWay.MatchString(m.Name) {
+			// each flow of the default scenario is one WRITE, posted at
+			// time 0, and its latency is at least the 2 MB at 400G
+			require.NotNil(t, m.Count, m.Name)
+			messages += *m.Count
+			if *m.Count > 0 {
+				require.Greater(t, *m.Min, 2e6*8/400e9*1e12, m.Name)
+			}
+		}
 	}
+	require.Equal(t, uint64(32), messages, "the responders' doorbell-to-CQE latencies recorded, one per flow")
 	rxData := regexp.MustCompile(`^nic[0-9]+/rx_data$`)
 	var received float64
 	nics := 0
