@@ -42,7 +42,7 @@ func TestExperimentResultsArePinned(t *testing.T) {
 		{"exp1_permutation_ecmp", "ec7b7c9222d36a8fe34c841a65950a5c1b6670c1c8e7f77e3bc4efaac5a5c9e1"},
 		{"exp1_permutation_spray", "b38c5655a57f8186866a88ea767e61ca13d7a5582d091e3c378e8eeabb90096a"},
 		{"exp2_incast_dcqcn", "b6288b845607210b9515e7f2a79f6014964a6c6f4e116092b1264454c432d080"},
-		{"exp2_incast_eqds", "06c54bbf515f02f3aa7d979615a747770f2b3e94c64792492af401f3d7757321"},
+		{"exp2_incast_eqds", "7ef4e540f3636d14134245301ea52396abb0732f03f9cf2b9d08d0aa906805cb"},
 		{"exp3_lossless_pfc_dcqcn", "d6966ef7e354fc52d93e9ee79390e519ec256f494e8749b5ff0bde44eb4522c2"},
 		{"exp3_lossy_trimming", "1126b2797dd70ad470af8afb9094b9011115b3496c48bc1b65bcace528bcba4e"},
 		{"exp4_degraded_pathaware", "d22bbef5158c01bde551811db38169970301b60fb06fa621a9cbb487a2e2ce9a"},

@@ -54,7 +54,7 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 	if d.Marked {
 		n.st.rxCE.Inc()
 		q.ce = true
-		if n.np.OnCE(q.id, now) {
+		if n.notifyCE && n.np.OnCE(q.id, now) {
 			n.sendCtrl(q, now, flagCNP, 0, 0)
 		}
 	}
