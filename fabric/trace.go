@@ -37,22 +37,23 @@ func (r *Run) TraceFlows(ids []int) (*rtlmodel.TraceRecorder, error) {
 		pairs[pair{uint32(f.Dst), uint32(f.Src)}] = true
 	}
 	rec := rtlmodel.NewTraceRecorder(func(ev *rtlmodel.TransferEvent) bool {
-		d := traceDesc(ev.Value())
+		d := traceDesc(ev)
 		return d != nil && d.Kind != packet.KindPFC && pairs[pair{d.Src, d.Dst}]
 	})
 	rec.Attach(r.Cluster.Engine)
 	return rec, nil
 }
 
-// traceDesc returns the packet a link item carries: a descriptor on its
+// traceDesc returns the packet a transfer carries: a descriptor on its
 // own (NIC to PHY, pipe to traffic manager, traffic manager to PHY) or a
-// frame off a wire; nil for anything else.
-func traceDesc(v any) *packet.Desc {
-	switch x := v.(type) {
-	case *packet.Desc:
-		return x
-	case serdes.RxFrame[*packet.Desc]:
-		return x.Frame
+// frame off a wire; nil for anything else. It boxes no item: the filter
+// sees every transfer of the fabric to keep a few.
+func traceDesc(ev *rtlmodel.TransferEvent) *packet.Desc {
+	if d, ok := rtlmodel.TransferValue[*packet.Desc](ev); ok {
+		return d
+	}
+	if f, ok := rtlmodel.TransferValue[serdes.RxFrame[*packet.Desc]](ev); ok {
+		return f.Frame
 	}
 	return nil
 }

@@ -76,6 +76,9 @@ type Engine struct {
 
 	stats *Registry
 	hooks Hooks
+	// traceEv is the one event the transfer hooks are given, refilled
+	// for each transfer
+	traceEv TransferEvent
 	// traceLag: the longest a receiver may report a hosted stage's
 	// hand-off after it was sent (Link.TraceDelayAs, TraceComplete)
 	traceLag Time

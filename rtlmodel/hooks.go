@@ -3,7 +3,8 @@ package rtlmodel
 import "fmt"
 
 // TransferEvent describes one item put on a link, at the commit of the
-// edge that sent it.
+// edge that sent it. The engine reuses one event for every transfer: a
+// listener keeps what it needs of it, not the event.
 type TransferEvent struct {
 	Link   string // link name
 	From   string // sender path
@@ -13,17 +14,49 @@ type TransferEvent struct {
 	Time   Time   // sender's edge time
 	Arrive Time   // when the receiver sees it
 
+	// the link whose item it is (its tracing field holds the item while
+	// the hooks run), else, for a noted transfer, the item and its
+	// renderer
+	src    tracedLink
 	item   any
 	render func(any) string
 }
 
-// Value returns the item itself.
-func (ev *TransferEvent) Value() any { return ev.item }
+// tracedLink is a link reporting the item it is sending (Link.tracing).
+type tracedLink interface {
+	tracedValue() any
+	renderTraced() string
+}
+
+// Value returns the item itself (boxed: TransferValue reads it without
+// an allocation).
+func (ev *TransferEvent) Value() any {
+	if ev.src != nil {
+		return ev.src.tracedValue()
+	}
+	return ev.item
+}
+
+// TransferValue returns the event's item when it is a T. Unlike Value it
+// boxes nothing, so a listener that looks at every transfer of a large
+// model to pick a few allocates nothing for the others.
+func TransferValue[T any](ev *TransferEvent) (T, bool) {
+	if l, ok := ev.src.(*Link[T]); ok {
+		return l.tracing, true
+	}
+	v, ok := ev.item.(T)
+	return v, ok
+}
 
 // Item renders the item with the link's Format (or fmt.Sprint). Rendering
 // happens only when a listener asks, so hooks that need only times and
 // names stay cheap.
-func (ev *TransferEvent) Item() string { return ev.render(ev.item) }
+func (ev *TransferEvent) Item() string {
+	if ev.src != nil {
+		return ev.src.renderTraced()
+	}
+	return ev.render(ev.item)
+}
 
 // Hooks is the engine's hook bus. With nothing registered, every hook
 // point costs one nil check: items are rendered only when someone listens.
@@ -54,8 +87,11 @@ func (e *Engine) NoteTransfer(link, from, to string, d *Domain, sent, arrive Tim
 	if e.hooks.transfer == nil {
 		return
 	}
-	e.hooks.fireTransfer(&TransferEvent{Link: link, From: from, To: to, Domain: d.name, Cycle: d.CycleAt(sent),
-		Time: sent, Arrive: arrive, item: item, render: sprint})
+	ev := &e.traceEv
+	*ev = TransferEvent{Link: link, From: from, To: to, Domain: d.name, Cycle: d.CycleAt(sent),
+		Time: sent, Arrive: arrive, item: item, render: sprint}
+	e.hooks.fireTransfer(ev)
+	*ev = TransferEvent{}
 }
 
 // TraceComplete returns a time before which every transfer of the run so

@@ -128,6 +128,8 @@ type Link[T any] struct {
 	traceStage string // the receiver's name in traces (TraceDelayAs); "": its path
 
 	lookahead Time // SetLookahead's; 0: the engine's
+
+	tracing T // the item the transfer hooks are told of, while they run
 }
 
 // Taker is a receiver that takes every item of a link when it is sent
@@ -468,10 +470,23 @@ func (l *Link[T]) traceTransfer(e *Engine, v T, from, at Time) {
 	if l.traceStage != "" {
 		to, arrive = l.traceStage, at-l.rxDelay
 	}
-	e.hooks.fireTransfer(&TransferEvent{Link: l.name, From: l.from.cs.path, To: to,
-		Domain: l.from.cs.dom.name, Cycle: l.from.cs.dom.CycleAt(from), Time: from, Arrive: arrive,
-		item: v, render: l.renderAny})
+	// the engine's one event, and the item in the link, so that a
+	// transfer the listeners pass over costs no allocation
+	l.tracing = v
+	ev := &e.traceEv
+	*ev = TransferEvent{Link: l.name, From: l.from.cs.path, To: to,
+		Domain: l.from.cs.dom.name, Cycle: l.from.cs.dom.CycleAt(from), Time: from, Arrive: arrive, src: l}
+	e.hooks.fireTransfer(ev)
+	*ev = TransferEvent{}
+	var none T
+	l.tracing = none
 }
+
+// tracedValue returns the item being sent, boxed (TransferEvent.Value).
+func (l *Link[T]) tracedValue() any { return l.tracing }
+
+// renderTraced renders the item being sent (TransferEvent.Item).
+func (l *Link[T]) renderTraced() string { return l.format(l.tracing) }
 
 // tell wakes the receiver (or tells its watch, which wakes it) for an item
 // arriving at at, unless it was told of that time already: arrivals on a
@@ -540,9 +555,6 @@ func (l *Link[T]) commit(e *Engine) {
 		l.stagedRet = 0
 	}
 }
-
-// renderAny renders an item passed as any (TransferEvent.Item).
-func (l *Link[T]) renderAny(v any) string { return l.format(v.(T)) }
 
 // format renders an item for a trace.
 func (l *Link[T]) format(v T) string {
