@@ -33,7 +33,8 @@ func TestFabricCountersAccountForEveryFrame(t *testing.T) {
 	} {
 		cases[name] = file(name)
 	}
-	// a lossy fabric that drops instead of trimming, a fat tree and rails
+	// a lossy fabric that drops instead of trimming, a fat tree, rails,
+	// background flows under HPCC and a sprayed, trimmed UET all-to-all
 	cases["lossy-tail-drop"] = func(t *testing.T) *Scenario {
 		s := file("exp3_lossy_trimming")(t)
 		s.Switch.Trimming, s.Switch.BufferBytes = false, 1000000
@@ -51,6 +52,24 @@ func TestFabricCountersAccountForEveryFrame(t *testing.T) {
 		require.NoError(t, err)
 		s.Topology.Kind, s.Topology.Rails, s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = KindRails, 4, 2, 2, 4
 		s.Workload = ScenarioWorkload{Kind: "ring_allreduce", Bytes: 1 << 20}
+		return s
+	}
+	cases["background-hpcc"] = func(t *testing.T) *Scenario {
+		s, err := DefaultScenario()
+		require.NoError(t, err)
+		s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 4, 2, 4
+		s.NIC.CC = "hpcc"
+		s.Workload = ScenarioWorkload{Kind: "background", Load: 0.5, DurationUS: 30,
+			SizeCDF: []CDFPoint{{Bytes: 4096, P: 0.5}, {Bytes: 200000, P: 1}}}
+		return s
+	}
+	cases["alltoall-uet-spray"] = func(t *testing.T) *Scenario {
+		s, err := DefaultScenario()
+		require.NoError(t, err)
+		s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 2, 2, 4
+		s.NIC.CC, s.NIC.Stack, s.NIC.Paths = "eqds", "uet", "spray"
+		s.Switch.LB, s.Switch.Trimming, s.Switch.PFCClasses, s.Switch.BufferBytes = "spray", true, nil, 300000
+		s.Workload = ScenarioWorkload{Kind: "alltoall", Bytes: 128 << 10}
 		return s
 	}
 	for name, scenario := range cases {
