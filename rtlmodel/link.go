@@ -81,6 +81,9 @@ type Link[T any] struct {
 	// way back, so the next return wakes it (returns wake a sender only
 	// when it has found a shortage since it was last woken for one)
 	creditWanted bool
+	// short: the sender found credits left but fewer than its next item
+	// costs (a byte-credited link), since zeroSince plus a cycle
+	short bool
 	// listed: in ahead's list of links with items to read ahead (ahead:
 	// the receiver's partition when it reads this link ahead, else nil)
 	listed bool
@@ -262,7 +265,7 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 	e.stats.add(&l.transfers)
 	if cfg.Credits > 0 {
 		l.starved = Counter{metricBase: &metricBase{name + "/credit_starved", "cycles",
-			"sender cycles that began with no credit, counted when a credit returns"}}
+			"sender cycles that began with no credit, or with less than the item waiting costs, counted when credits return"}}
 		e.stats.add(&l.starved)
 	}
 	if from.cs.dom == to.cs.dom {
@@ -367,6 +370,14 @@ func (l *Link[T]) send(v T, at Time) {
 		if l.avail < c {
 			l.e.fail(fmt.Errorf("link %s: send without credit at %v", l.name, l.e.now))
 			return
+		}
+		if l.short {
+			// a smaller item than the one the sender was short for: the
+			// cycles since it found too few, up to this one, were starved
+			if p := l.fromDom.period; l.e.now > l.zeroSince+p {
+				l.starved.v += uint64((l.e.now-l.zeroSince)/p) - 1
+			}
+			l.short = false
 		}
 		l.avail -= c
 		if l.avail == 0 {

@@ -39,11 +39,25 @@ func (l *Link[T]) HasCredits(c int) bool {
 	if l.avail < c {
 		l.drainCredits()
 		if l.avail < c {
+			l.noteShort()
 			l.wantCredits()
 			return false
 		}
 	}
 	return true
+}
+
+// noteShort records that the sender found credits left but fewer than
+// its next item costs: on a byte-credited link they seldom run out to
+// exactly 0 while a sender waits, so the cycles from this one to the next
+// return are counted as starved too (drainCredits).
+func (l *Link[T]) noteShort() {
+	if l.avail == 0 || l.short {
+		return // starved since the send that spent the last credit, or already short
+	}
+	if p := l.fromDom.period; l.e.now >= p {
+		l.short, l.zeroSince = true, l.e.now-p
+	}
 }
 
 // wantCredits asks for the sender to be woken by the next credit return
@@ -79,10 +93,12 @@ func (l *Link[T]) tellCredits(e *Engine, at Time) {
 func (l *Link[T]) drainCredits() {
 	for l.returns.n > 0 && l.returns.Front().at <= l.e.now {
 		r := l.returns.Pop()
-		// Cycles strictly between running out and the return are starved.
-		if p := l.fromDom.period; l.avail == 0 && r.at > l.zeroSince+p {
+		// Cycles strictly between running out (or the cycle before the
+		// sender found too few) and the return are starved.
+		if p := l.fromDom.period; (l.avail == 0 || l.short) && r.at > l.zeroSince+p {
 			l.starved.v += uint64((r.at-l.zeroSince)/p) - 1
 		}
+		l.short = false
 		l.avail += r.n
 	}
 	if l.returns.n == 0 {
@@ -122,6 +138,7 @@ func (l *Link[T]) CanSendBytes(c int) bool {
 	if l.creditPool > 0 && l.avail < c {
 		l.drainCredits()
 		if l.avail < c {
+			l.noteShort()
 			l.wantCredits()
 			return false
 		}
