@@ -14,10 +14,42 @@ const histSubBits = 7
 // log-linear buckets and answers percentiles.
 type Histogram struct {
 	metricBase
+	// counts[i] counts bucket base+i: only the buckets from the smallest
+	// sample's to the largest's are held (more as it grows), so that a
+	// latency histogram in ps, whose samples lie in a few of its 8,000-odd
+	// buckets, takes a few hundred bytes where one per device is kept
 	counts   []uint64
+	base     int
 	n        uint64
 	sum      float64
 	min, max uint64
+}
+
+// histMinSpan is the fewest buckets a histogram holds once it has a
+// sample.
+const histMinSpan = 16
+
+// hold makes the histogram hold buckets lo to hi, growing what it holds
+// by at least twice its span, toward the side that needs it.
+func (h *Histogram) hold(lo, hi int) {
+	if len(h.counts) == 0 {
+		h.base, h.counts = lo, make([]uint64, max(hi-lo+1, histMinSpan))
+		return
+	}
+	curLo, curHi := h.base, h.base+len(h.counts)-1
+	if lo >= curLo && hi <= curHi {
+		return
+	}
+	newLo, newHi := min(lo, curLo), max(hi, curHi)
+	want := max(newHi-newLo+1, 2*len(h.counts))
+	if lo < curLo {
+		newLo = max(0, newHi-want+1)
+	} else {
+		newHi = newLo + want - 1
+	}
+	nc := make([]uint64, newHi-newLo+1)
+	copy(nc[curLo-newLo:], h.counts)
+	h.base, h.counts = newLo, nc
 }
 
 // Kind returns "histogram".
@@ -44,13 +76,8 @@ func histUpper(b int) uint64 {
 // Record adds one sample.
 func (h *Histogram) Record(v uint64) {
 	b := histBucket(v)
-	if b >= len(h.counts) {
-		n := max(2*len(h.counts), b+1, 1<<histSubBits)
-		nc := make([]uint64, n)
-		copy(nc, h.counts)
-		h.counts = nc
-	}
-	h.counts[b]++
+	h.hold(b, b)
+	h.counts[b-h.base]++
 	if h.n == 0 || v < h.min {
 		h.min = v
 	}
@@ -88,10 +115,10 @@ func (h *Histogram) Percentile(p float64) uint64 {
 	rank := uint64(math.Ceil(p * float64(h.n)))
 	rank = max(rank, 1)
 	var seen uint64
-	for b, c := range h.counts {
+	for i, c := range h.counts {
 		seen += c
 		if seen >= rank {
-			return min(max(histUpper(b), h.min), h.max)
+			return min(max(histUpper(h.base+i), h.min), h.max)
 		}
 	}
 	return h.max
@@ -102,13 +129,9 @@ func (h *Histogram) Merge(o *Histogram) {
 	if o.n == 0 {
 		return
 	}
-	if len(o.counts) > len(h.counts) {
-		nc := make([]uint64, len(o.counts))
-		copy(nc, h.counts)
-		h.counts = nc
-	}
-	for b, c := range o.counts {
-		h.counts[b] += c
+	h.hold(o.base, o.base+len(o.counts)-1)
+	for i, c := range o.counts {
+		h.counts[o.base+i-h.base] += c
 	}
 	if h.n == 0 || o.min < h.min {
 		h.min = o.min
