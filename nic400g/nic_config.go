@@ -100,7 +100,8 @@ type Config struct {
 	AckDelay rtlmodel.Time
 	// CC selects the congestion control ("none", "dcqcn", "dcqcn-fw" and the
 	// others the package provides); CNPInterval is the DCQCN notification
-	// point's minimum CNP spacing per QP.
+	// point's minimum CNP spacing per QP. The notification point runs only
+	// under dcqcn and dcqcn-fw: no other algorithm reads CNPs.
 	CC          string
 	CNPInterval rtlmodel.Time
 	// EQDSBaseRTT is the unloaded round trip EQDS ("eqds") sizes its
