@@ -19,6 +19,8 @@ import (
 // of the sums.
 func TestFabricCountersAccountForEveryFrame(t *testing.T) {
 	switchName := regexp.MustCompile(`^((?:rail[0-9]+/)?(?:leaf|spine|edge|agg|core)[0-9]+)/(.*)$`)
+	portOrPipe := regexp.MustCompile(`(port|pipe)[0-9]+`)
+	nicName := regexp.MustCompile(`^nic[0-9]+`)
 	file := func(name string) func(t *testing.T) *Scenario {
 		return func(t *testing.T) *Scenario {
 			s, err := LoadScenario("../docs/scenarios/" + name + ".yaml")
@@ -86,13 +88,13 @@ func TestFabricCountersAccountForEveryFrame(t *testing.T) {
 					continue
 				}
 				if g := switchName.FindStringSubmatch(m.Name()); g != nil {
-					key := regexp.MustCompile(`(port|pipe)[0-9]+`).ReplaceAllString(g[2], "$1#")
+					key := portOrPipe.ReplaceAllString(g[2], "$1#")
 					if sw[g[1]] == nil {
 						sw[g[1]] = map[string]uint64{}
 					}
 					sw[g[1]][key] += c.Value()
 				} else if strings.HasPrefix(m.Name(), "nic") {
-					nic[regexp.MustCompile(`^nic[0-9]+`).ReplaceAllString(m.Name(), "nic#")] += c.Value()
+					nic[nicName.ReplaceAllString(m.Name(), "nic#")] += c.Value()
 				}
 			}
 			require.NotEmpty(t, sw)
