@@ -68,10 +68,10 @@ type NIC struct {
 	// collectINT: data packets collect HPCC telemetry (the CC reads it)
 	collectINT bool
 	// notifyCE: the notification point turns CE marks into CNPs, for a
-	// fabric whose senders run DCQCN (on either framing); the other
-	// algorithms ignore CNPs (NSCC and path-aware spraying read the ECN
-	// echo of the ACKs, which every receiver sends), so their receivers
-	// send none
+	// fabric whose senders' algorithm reads them (cnpReader: DCQCN, on
+	// either framing); the others ignore CNPs (NSCC and path-aware
+	// spraying read the ECN echo of the ACKs, which every receiver
+	// sends), so their receivers send none
 	notifyCE bool
 	// QP context reads in flight, and QPs waiting for a read slot
 	reads   timeHeap // completion times of context reads in flight
@@ -113,7 +113,7 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 		return nil, err
 	}
 	n.collectINT = cfg.CC == "hpcc"
-	n.notifyCE = cfg.CC == "dcqcn" || cfg.CC == "dcqcn-fw"
+	_, n.notifyCE = n.ccf().(cnpReader)
 
 	switch cfg.Paths {
 	case "fixed", "spray", "pathaware":

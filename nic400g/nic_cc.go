@@ -26,6 +26,13 @@ func (noCC) Window() uint64                 { return 0 }
 // interface: CNPs cut the rate, the byte counter counts sent bytes.
 type dcqcnCC struct{ rp *ReactionPoint }
 
+// cnpReader is a congestion control that reacts to CNPs: receivers turn
+// CE marks into CNPs only for senders that run one (NIC.notifyCE). The
+// others ignore CNPs (OnCNP does nothing).
+type cnpReader interface{ readsCNPs() }
+
+func (dcqcnCC) readsCNPs() {}
+
 func (d dcqcnCC) Name() string                           { return "dcqcn" }
 func (d dcqcnCC) OnSend(now rtlmodel.Time, bytes uint32) { d.rp.OnBytesSent(now, uint64(bytes)) }
 func (d dcqcnCC) OnAck(rtlmodel.Time, *AckEvent)         {}
