@@ -65,7 +65,8 @@ type NIC struct {
 	eqp    EQDSParams
 	free   []*qpState // released active states, reused
 	ccf    ccFactory
-	// collectINT: data packets collect HPCC telemetry (the CC reads it)
+	// collectINT: data packets collect in-band telemetry, for senders
+	// whose algorithm reads it (intReader: HPCC)
 	collectINT bool
 	// notifyCE: the notification point turns CE marks into CNPs, for a
 	// fabric whose senders' algorithm reads them (cnpReader: DCQCN, on
@@ -112,8 +113,11 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 	if n.ccf, err = newCCFactory(&cfg); err != nil {
 		return nil, err
 	}
-	n.collectINT = cfg.CC == "hpcc"
-	_, n.notifyCE = n.ccf().(cnpReader)
+	// what the algorithm's senders read (intReader, cnpReader) decides
+	// what data packets collect and what receivers send back
+	sample := n.ccf()
+	_, n.collectINT = sample.(intReader)
+	_, n.notifyCE = sample.(cnpReader)
 
 	switch cfg.Paths {
 	case "fixed", "spray", "pathaware":

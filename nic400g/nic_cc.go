@@ -33,6 +33,13 @@ type cnpReader interface{ readsCNPs() }
 
 func (dcqcnCC) readsCNPs() {}
 
+// intReader is a congestion control that reads the in-band telemetry its
+// ACKs echo: its data packets collect a hop record at every switch egress
+// (NIC.collectINT).
+type intReader interface{ readsINT() }
+
+func (*HPCC) readsINT() {}
+
 func (d dcqcnCC) Name() string                           { return "dcqcn" }
 func (d dcqcnCC) OnSend(now rtlmodel.Time, bytes uint32) { d.rp.OnBytesSent(now, uint64(bytes)) }
 func (d dcqcnCC) OnAck(rtlmodel.Time, *AckEvent)         {}
