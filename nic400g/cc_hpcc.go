@@ -87,6 +87,10 @@ func (h *HPCC) OnSend(_ rtlmodel.Time, bytes uint32) { h.sent += uint64(bytes) }
 // OnCNP does nothing: HPCC reacts to INT, not to CNPs (FACTS 2.2).
 func (h *HPCC) OnCNP(rtlmodel.Time) {}
 
+// readsINT declares that HPCC reads the in-band telemetry its ACKs echo
+// (intReader): its data packets collect a hop record at each switch.
+func (*HPCC) readsINT() {}
+
 // OnLoss does nothing (see the type comment; FACTS 2.2).
 func (h *HPCC) OnLoss(rtlmodel.Time, LossKind) {}
 

@@ -35,10 +35,8 @@ func (dcqcnCC) readsCNPs() {}
 
 // intReader is a congestion control that reads the in-band telemetry its
 // ACKs echo: its data packets collect a hop record at every switch egress
-// (NIC.collectINT).
+// (NIC.collectINT). HPCC is one (cc_hpcc.go).
 type intReader interface{ readsINT() }
-
-func (*HPCC) readsINT() {}
 
 func (d dcqcnCC) Name() string                           { return "dcqcn" }
 func (d dcqcnCC) OnSend(now rtlmodel.Time, bytes uint32) { d.rp.OnBytesSent(now, uint64(bytes)) }
