@@ -215,4 +215,14 @@ func (n *NIC) obeyPFC(d *packet.Desc, now rtlmodel.Time) {
 	}
 	q := rtlmodel.Time(pfc.PFCQuanta[0])
 	n.pauseUntil = now + q*n.quantum
+	n.st.paused.Set(now, n.pauseUntil)
 }
+
+// SettleCounters brings the counters that count time (the PFC pause
+// time) up to now, the time the model has run to: call it between runs,
+// before reading them. Nothing the NIC does depends on it.
+func (n *NIC) SettleCounters(now rtlmodel.Time) { n.st.paused.Settle(now) }
+
+// PausedTime returns the time, to the last settle, that PFC frames from
+// the switch paused the NIC's transmitter.
+func (n *NIC) PausedTime() rtlmodel.Time { return rtlmodel.Time(n.st.paused.Counter().Value()) }

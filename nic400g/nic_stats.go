@@ -22,6 +22,7 @@ type nicStats struct {
 	cqeOverflow, icrcDrops, pulls, pullRecv, stalePulls rtlmodel.Counter
 	readReqs, rxReadReqs, readResps, readReissues       rtlmodel.Counter
 	qpFailures, flushed, intAcks, intHops               rtlmodel.Counter
+	paused                                              rtlmodel.TimeMeter // the transmitter paused by PFC
 	oneWay                                              *rtlmodel.Histogram
 }
 
@@ -57,6 +58,7 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(&s.sackRetx, "sack_retransmits", "packets", "holes queued for resending from SACK")
 	own(&s.staleAcks, "stale_acks", "frames", "ACKs for a QP with nothing outstanding")
 	own(&s.pfcRecv, "pfc_received", "frames", "PFC frames obeyed")
+	own(s.paused.Counter(), "tx_paused", "ps", "time the transmitter was paused by the PFC frames it received (FACTS 2.7), counted up to the last PFC frame or settle")
 	own(&s.intAcks, "int_acks", "frames", "acknowledgements whose echoed HPCC INT stack went to congestion control")
 	own(&s.intHops, "int_hops", "records", "hop records in those INT stacks")
 	own(&s.badQP, "bad_qp", "requests", "work requests for a QP beyond the configured count")

@@ -1,6 +1,7 @@
 package switchasic
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
@@ -66,4 +67,40 @@ func TestUnpausedClassPassesAPausedOne(t *testing.T) {
 		during, frames, float64(sink.rxTimes[2*frames-1])/1e6)
 	require.Equal(t, frames, during, "class 0 is not held behind class 3")
 	require.Greater(t, sink.rxTimes[frames], pause, "class 3 waits for its pause")
+}
+
+// Each paused (port, class) counts its pause exactly: 10,000 and 60,000
+// quanta of 512 bit times at 400 Gb/s are 12.8 and 76.8 us, whatever the
+// traffic, and a settle before a pause ends counts it up to then only.
+func TestPFCPauseTimeIsCountedPerPortAndClass(t *testing.T) {
+	cfg := DefaultConfig()
+	r := newRig(t, cfg, 3, rtlmodel.Options{Seed: 1})
+	src, sink := r.hosts[0], r.hosts[2]
+	src.class, src.total, src.startCycle = 3, 50, 800
+	src.dst = func(*host, int) uint32 { return 2 }
+	sink.pfcOut = pfcSend{classes: 1<<3 | 1<<5}
+	sink.pfcOut.quanta[3], sink.pfcOut.quanta[5] = 10_000, 60_000
+	counter := func(c int) uint64 {
+		m, ok := r.e.Stats().Lookup(fmt.Sprintf("sw/port2/pfc_paused/c%d", c))
+		require.True(t, ok, "class %d has a pause counter", c)
+		return m.(*rtlmodel.Counter).Value()
+	}
+
+	require.NoError(t, r.e.Run(40*rtlmodel.Microsecond))
+	r.sw.SettleCounters(r.e.Now())
+	require.Equal(t, uint64(12_800_000), counter(3), "class 3: its whole pause")
+	class5 := counter(5)
+	require.Greater(t, class5, uint64(39*rtlmodel.Microsecond), "class 5: paused from the frame's arrival to the settle")
+	require.Less(t, class5, uint64(40*rtlmodel.Microsecond))
+	r.sw.SettleCounters(r.e.Now())
+	require.Equal(t, class5, counter(5), "settling twice at one time adds nothing")
+
+	require.NoError(t, r.e.Run(200*rtlmodel.Microsecond))
+	r.sw.SettleCounters(r.e.Now())
+	require.Equal(t, uint64(76_800_000), counter(5), "class 5: its whole pause")
+	_, ok := r.e.Stats().Lookup("sw/port0/pfc_paused/c3")
+	require.False(t, ok, "a port never paused has no counter")
+	total, longest := r.sw.PausedTime()
+	require.Equal(t, rtlmodel.Time(12_800_000+76_800_000), total)
+	require.Equal(t, rtlmodel.Time(76_800_000), longest)
 }

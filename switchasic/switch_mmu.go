@@ -72,6 +72,9 @@ type mmu struct {
 	bands      *publishedBands
 	nextSample rtlmodel.Time
 	sampleTx   []uint64 // txBytes at the last sample
+	// paused meters each (port, class) PFC paused, from its first pause
+	// (pfc_paused.go); nil until a PFC frame pauses a class
+	paused [][8]*rtlmodel.TimeMeter
 }
 
 // pktQueue is a FIFO of packets, a ring of a power-of-two size. It keeps
@@ -359,6 +362,7 @@ func (m *mmu) obeyPFC(port int, p *packet.Desc, now rtlmodel.Time) {
 			continue
 		}
 		until := now + m.sw.pauseTime(port, pfc.PFCQuanta[c])
+		m.notePause(port, c, now, until)
 		m.pausedUntil[port][c] = until
 		m.sched[port].SetPaused(c, pfc.PFCQuanta[c] != 0)
 	}
