@@ -38,17 +38,17 @@ func runFile(t *testing.T, file string) *Results {
 // `fabricmodel run --json F docs/scenarios/NAME.yaml; sha256sum F`.
 func TestExperimentResultsArePinned(t *testing.T) {
 	pinned := []struct{ name, digest string }{
-		{"exp1_permutation_dlb", "595cae8cc60b67b7b4797147062d325e9ca9a3759951f1757c804a64c9294e56"},
-		{"exp1_permutation_ecmp", "ec7b7c9222d36a8fe34c841a65950a5c1b6670c1c8e7f77e3bc4efaac5a5c9e1"},
-		{"exp1_permutation_spray", "b38c5655a57f8186866a88ea767e61ca13d7a5582d091e3c378e8eeabb90096a"},
-		{"exp2_incast_dcqcn", "b6288b845607210b9515e7f2a79f6014964a6c6f4e116092b1264454c432d080"},
-		{"exp2_incast_eqds", "7ef4e540f3636d14134245301ea52396abb0732f03f9cf2b9d08d0aa906805cb"},
-		{"exp3_lossless_pfc_dcqcn", "d6966ef7e354fc52d93e9ee79390e519ec256f494e8749b5ff0bde44eb4522c2"},
-		{"exp3_lossy_trimming", "1126b2797dd70ad470af8afb9094b9011115b3496c48bc1b65bcace528bcba4e"},
-		{"exp4_degraded_pathaware", "d22bbef5158c01bde551811db38169970301b60fb06fa621a9cbb487a2e2ce9a"},
-		{"exp4_degraded_pathaware_roce", "163d8bc327fdb6fbba12768be163cabc223e3014793f3900d9a0d9f676029849"},
-		{"exp4_degraded_spray", "6f72a79a274ab731adbee29ee629ddc7e648384e2d1268be0d8e873cbeff40d1"},
-		{"exp4_degraded_spray_roce", "27d0c6ce3ef68a675a89edae534334eddaafcde3f1f038855c7824a306460e67"},
+		{"exp1_permutation_dlb", "b3faca953c6d2568d76a759bac963066d506d4c73b5b742a41f0c07eb5323350"},
+		{"exp1_permutation_ecmp", "489b1ef29736a175fc831e4a2762cc599fbde70254ba9555c1ee0afa82754f45"},
+		{"exp1_permutation_spray", "5d6f8ced0c5ba19d2c15a722b066b32c3dd5fab64f51751bea2c3599cfa78f0f"},
+		{"exp2_incast_dcqcn", "210ab860df9bbd8df0e93d445bb8375b0f294bbd5d062aa18c366896f450be0a"},
+		{"exp2_incast_eqds", "5ff39d0d6a469b6adf85b8dee1e22d10cd47ce7f04095bac05b4420c9e37e98d"},
+		{"exp3_lossless_pfc_dcqcn", "6521add64866d5c1fab75db567a5539ea1e7d5deba75cbb6018ab07200de7463"},
+		{"exp3_lossy_trimming", "21052e218142cf003b3eea829a687146506ecc0a229399b66f2b36a8da87d8bf"},
+		{"exp4_degraded_pathaware", "9533b98744cba475fa5cda7fa1a821dbfb807ab251093c9c7834ed976dda5dea"},
+		{"exp4_degraded_pathaware_roce", "1fbbe25ccf0887b2fea2d383af4797120578e285100c71ed60957e232122638a"},
+		{"exp4_degraded_spray", "0a0506aae41a21b511bd8d6151d0de37eee34e42d783bba840b0f1ea74763440"},
+		{"exp4_degraded_spray_roce", "a5c95fcc156ff408f91b54688079f7274f249fd3a92f1d1b9d6cbf6218a4fc0c"},
 	}
 	for _, p := range pinned {
 		t.Run(p.name, func(t *testing.T) {

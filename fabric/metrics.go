@@ -26,6 +26,34 @@ func (r *Run) sample() {
 	r.samples = append(r.samples, queueSample{at: r.Cluster.Engine.Now(), bytes: b})
 }
 
+// settleCounters brings the devices' time counters (PFC pause times) up
+// to the time the run has reached.
+func (r *Run) settleCounters() {
+	now := r.Cluster.Engine.Now()
+	for _, sw := range r.Cluster.Switches() {
+		sw.SettleCounters(now)
+	}
+	for _, n := range r.Cluster.NICs {
+		n.SettleCounters(now)
+	}
+}
+
+// pausedTime sums the time PFC paused the fabric's transmitters, each
+// switch egress (port, class) and each NIC, and finds the longest of one.
+func (r *Run) pausedTime() (total, longest rtlmodel.Time) {
+	for _, sw := range r.Cluster.Switches() {
+		t, l := sw.PausedTime()
+		total += t
+		longest = max(longest, l)
+	}
+	for _, n := range r.Cluster.NICs {
+		t := n.PausedTime()
+		total += t
+		longest = max(longest, t)
+	}
+	return total, longest
+}
+
 // FlowRun is a flow and when it was posted, what the results say of every
 // flow that ended, completed (FlowResult) or failed (FailedFlow).
 type FlowRun struct {
@@ -75,8 +103,13 @@ type Results struct {
 	LinkUtilMax   float64   `json:"link_util_max"`
 	MaxQueueBytes uint64    `json:"max_queue_bytes"`
 	PFCFrames     uint64    `json:"pfc_frames"`
-	ECNMarks      uint64    `json:"ecn_marks"`
-	Trims         uint64    `json:"trims"`
+	// PFCPausedNS is the time PFC frames paused transmitters, summed over
+	// every switch egress (port, class) and every NIC; PFCPausedMaxNS is
+	// the longest of one of them.
+	PFCPausedNS    float64 `json:"pfc_paused_ns"`
+	PFCPausedMaxNS float64 `json:"pfc_paused_max_ns"`
+	ECNMarks       uint64  `json:"ecn_marks"`
+	Trims          uint64  `json:"trims"`
 	// Drops counts every frame discarded before it delivered its data:
 	// by a switch (full buffer, queue limit, no route, bad FCS, parse
 	// error) and by a receiving NIC (bad FCS or ICRC, beyond the PSN
@@ -134,6 +167,8 @@ func (r *Run) Results() *Results {
 		"/drop_bad_fcs", "/drop_malformed", "/retransmits", "/rx_data",
 		"/rx_fcs_drops", "/rx_icrc_drops", "/rx_out_of_window", "/rx_ooo_dropped", "/reorder_full_drops")
 	res.PFCFrames = sum["/mmu/pfc_sent"]
+	paused, longest := r.pausedTime()
+	res.PFCPausedNS, res.PFCPausedMaxNS = paused.Nanoseconds(), longest.Nanoseconds()
 	res.ECNMarks = sum["/mmu/ecn_marked"]
 	res.Trims = sum["/mmu/trimmed"]
 	res.Drops = sum["/mmu/dropped"] + sum["/drop_bad_fcs"] + sum["/drop_malformed"] +

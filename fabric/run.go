@@ -251,6 +251,7 @@ func (s *Scenario) degrade(c *Cluster) error {
 // or failed (Failures).
 func (r *Run) Step(until rtlmodel.Time) (bool, error) {
 	err := r.Cluster.Engine.Run(until)
+	r.settleCounters()
 	r.sample()
 	return r.sched.done()+r.sched.failed() == len(r.Flows), err
 }

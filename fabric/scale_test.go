@@ -24,8 +24,8 @@ func TestThousandEndpointFabricsCompleteUnder4GiB(t *testing.T) {
 		jctNS  float64
 		digest string
 	}{
-		{"../docs/scenarios/speed_1024_leafspine.yaml", 325_080, "ef3105ebb4492be79a04f2b805ee5dcaa9cc376a13eb16f5f3b61e10c59a6563"},
-		{"../docs/scenarios/speed_1024_fattree.yaml", 814_380, "2b33d9e8b018469f18060f9939ebe96ac16de156d78628892989042e8d9d14b4"},
+		{"../docs/scenarios/speed_1024_leafspine.yaml", 325_080, "d32e6ea35f905b4abde2a6d68117559b5f664bb58600c58fa89924662ff3eb7a"},
+		{"../docs/scenarios/speed_1024_fattree.yaml", 814_380, "7a7c1e149e971e38b7d58e20ec407596d82f4089cd9a73dc6ffea89d13025209"},
 	}
 	for _, c := range cases {
 		s, err := LoadScenario(c.file)

@@ -188,6 +188,15 @@ func partialRow(res *fabric.Results, label, value string) []string {
 	return []string{label, value}
 }
 
+// pausedRow is the table's PFC pause time: summed over the transmitters
+// paused, and the longest of one; "none" when nothing was paused.
+func pausedRow(res *fabric.Results, ns func(float64) string) []string {
+	if res.PFCPausedNS == 0 {
+		return []string{"PFC paused: sum / longest", "none"}
+	}
+	return []string{"PFC paused: sum / longest", fmt.Sprintf("%s / %s", ns(res.PFCPausedNS), ns(res.PFCPausedMaxNS))}
+}
+
 func printResults(w io.Writer, res *fabric.Results) {
 	t := tablewriter.NewWriter(w)
 	t.Header("metric", "value")
@@ -201,6 +210,7 @@ func printResults(w io.Writer, res *fabric.Results) {
 		{"link utilisation mean / max", fmt.Sprintf("%.3f / %.3f", res.LinkUtilMean, res.LinkUtilMax)},
 		{"max switch buffer", fmt.Sprintf("%.3f MB", float64(res.MaxQueueBytes)/1e6)},
 		{"PFC frames / ECN marks / trims", fmt.Sprintf("%d / %d / %d", res.PFCFrames, res.ECNMarks, res.Trims)},
+		pausedRow(res, ns),
 		{"drops / retransmits", fmt.Sprintf("%d / %d", res.Drops, res.Retransmits)},
 	}
 	if len(res.Failed) > 0 {
