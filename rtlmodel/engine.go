@@ -79,6 +79,8 @@ type Engine struct {
 	// traceEv is the one event the transfer hooks are given, refilled
 	// for each transfer
 	traceEv TransferEvent
+	// noteKeeps: what KeepTransfers keeps of the items NoteTransfer reports
+	noteKeeps []func(item any) (ofType, keep bool)
 	// traceLag: the longest a receiver may report a hosted stage's
 	// hand-off after it was sent (Link.TraceDelayAs, TraceComplete)
 	traceLag Time

@@ -84,7 +84,7 @@ func (e *Engine) Tracing() bool { return e.hooks.transfer != nil }
 // renders with fmt.Sprint; it is rendered before NoteTransfer returns if
 // a listener asks for it.
 func (e *Engine) NoteTransfer(link, from, to string, d *Domain, sent, arrive Time, item any) {
-	if e.hooks.transfer == nil {
+	if e.hooks.transfer == nil || !e.keepsNoted(item) {
 		return
 	}
 	ev := &e.traceEv

@@ -133,6 +133,9 @@ type Link[T any] struct {
 	lookahead Time // SetLookahead's; 0: the engine's
 
 	tracing T // the item the transfer hooks are told of, while they run
+	// traceKeep: the items the transfer hooks are told of (KeepTransfers);
+	// nil: all of them
+	traceKeep func(T) bool
 }
 
 // Taker is a receiver that takes every item of a link when it is sent
@@ -388,10 +391,10 @@ func (l *Link[T]) send(v T, at Time) {
 		l.sentAt, l.sent = l.e.now, 0
 	}
 	l.sent++
-	if l.e.hooks.transfer == nil {
-		// Nobody traces transfers: deliver now. The item is visible only
-		// from its arrival, after this edge, so no Eval of this edge can
-		// tell it from one delivered at the commit.
+	if l.e.hooks.transfer == nil || l.passesOver(v) {
+		// Nobody traces transfers (or this one): deliver now. The item is
+		// visible only from its arrival, after this edge, so no Eval of
+		// this edge can tell it from one delivered at the commit.
 		l.deliver(l.e, at, v, l.e.now)
 		return
 	}
@@ -437,7 +440,7 @@ func (l *Link[T]) deliver(e *Engine, asked Time, v T, from Time) {
 	at = max(at, l.lastAt)
 	l.lastAt = at
 	at += l.rxDelay
-	if e.hooks.transfer != nil {
+	if e.hooks.transfer != nil && (l.traceKeep == nil || l.traceKeep(v)) {
 		// (this block keeps its old line count, so that the PGO
 		// profile still finds the calls below it)
 		l.traceTransfer(e, v, from, at)
@@ -532,7 +535,7 @@ func (l *Link[T]) Recv() (T, bool) {
 	}
 	l.q.Pop()
 	if l.creditPool > 0 {
-		if l.e.hooks.transfer == nil {
+		if l.e.hooks.transfer == nil || l.traceKeep != nil {
 			l.returnCredits(l.e, l.e.now, l.cost(v)) // usable only after this edge
 		} else {
 			l.stagedRet += l.cost(v)
