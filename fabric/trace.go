@@ -18,8 +18,10 @@ import (
 // order of their times, the same for a partitioned and a lockstep run,
 // and with the switches' ingress pipes hosted by their traffic managers
 // or apart (each pipe's hand-off shows as its link to the traffic
-// manager). Call it before the run; recording every hop slows the run
-// (each link then stages its items for the hooks). A long trace need not
+// manager). Call it before the run. The links that carry frames report
+// only the traced flows' (rtlmodel.KeepTransfers), so the others cost
+// what they cost untraced; the model's other links stage their items for
+// the hooks, which slows the run somewhat. A long trace need not
 // stay in memory to the end: write what the engine's TraceComplete
 // allows between steps of the run (TraceRecorder.WriteBefore).
 func (r *Run) TraceFlows(ids []int) (*rtlmodel.TraceRecorder, error) {
@@ -36,11 +38,30 @@ func (r *Run) TraceFlows(ids []int) (*rtlmodel.TraceRecorder, error) {
 		pairs[pair{uint32(f.Src), uint32(f.Dst)}] = true
 		pairs[pair{uint32(f.Dst), uint32(f.Src)}] = true
 	}
+	// the frames of every flow pass the filter: a source of no traced
+	// pair is told apart by one bit, before any lookup of the pair
+	var sources []uint64
+	for p := range pairs {
+		for int(p.a>>6) >= len(sources) {
+			sources = append(sources, 0)
+		}
+		sources[p.a>>6] |= 1 << (p.a & 63)
+	}
+	traced := func(d *packet.Desc) bool {
+		if w := int(d.Src >> 6); w >= len(sources) || sources[w]&(1<<(d.Src&63)) == 0 {
+			return false
+		}
+		return d.Kind != packet.KindPFC && pairs[pair{d.Src, d.Dst}]
+	}
 	rec := rtlmodel.NewTraceRecorder(func(ev *rtlmodel.TransferEvent) bool {
 		d := traceDesc(ev)
-		return d != nil && d.Kind != packet.KindPFC && pairs[pair{d.Src, d.Dst}]
+		return d != nil && traced(d)
 	})
-	rec.Attach(r.Cluster.Engine)
+	e := r.Cluster.Engine
+	rec.Attach(e)
+	// the frames of other flows go by the hooks, as in a run without them
+	rtlmodel.KeepTransfers(e, traced)
+	rtlmodel.KeepTransfers(e, func(f serdes.RxFrame[*packet.Desc]) bool { return traced(f.Frame) })
 	return rec, nil
 }
 
