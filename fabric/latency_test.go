@@ -56,16 +56,20 @@ func TestOneWayLatencyThroughOneSwitch(t *testing.T) {
 	require.Equal(t, uint64(64), done.Bytes)
 	t.Logf("QP context miss: doorbell to CQE visible %.2f ns", (miss.Visible - miss.Posted).Nanoseconds())
 	total := done.Visible - done.Posted
+	// a frame's first bit left its transmitter a cable's propagation
+	// before it came in
+	upOut := up.FirstBitIn - s.NICs[0].Phy().Wire().Propagation()
+	downOut := down.FirstBitIn - s.Switch.TxPhy(1).Wire().Propagation()
 	rows := []struct {
 		stage string
 		from  rtlmodel.Time
 		to    rtlmodel.Time
 	}{
 		{"doorbell: CPU MMIO write with the WQE (PCIe)", posted, doorbell},
-		{"NIC TX: schedule, header build, pipeline, MAC/PCS/FEC", doorbell, up.FirstBitOut},
-		{"cable NIC to switch", up.FirstBitOut, up.FirstBitIn},
-		{"switch: first bit in to first bit out", up.FirstBitIn, down.FirstBitOut},
-		{"cable switch to NIC", down.FirstBitOut, down.FirstBitIn},
+		{"NIC TX: schedule, header build, pipeline, MAC/PCS/FEC", doorbell, upOut},
+		{"cable NIC to switch", upOut, up.FirstBitIn},
+		{"switch: first bit in to first bit out", up.FirstBitIn, downOut},
+		{"cable switch to NIC", downOut, down.FirstBitIn},
 		{"NIC RX: frame in, FEC fill and decode", down.FirstBitIn, down.Decoded},
 		{"NIC RX: to the core clock, parse, QPC, place", down.Decoded, done.Placed},
 		{"PCIe: data write, CQE write, visible to the poll", done.Placed, done.Visible},

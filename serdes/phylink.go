@@ -7,45 +7,6 @@ import (
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
-// RxFrame is a frame as the receiving MAC sees it, with the times it
-// crossed the wire.
-type RxFrame[T any] struct {
-	Frame  T
-	Timing RxTiming
-}
-
-// String renders the frame and its wire times (ps) for traces:
-// "<frame> out=<first>..<last> in=<first>..<last> decoded=<t>", and
-// " bad_fcs" for a frame an uncorrectable codeword hit.
-func (f RxFrame[T]) String() string {
-	t := f.Timing
-	s := fmt.Sprintf("%v out=%d..%d in=%d..%d decoded=%d", f.Frame, uint64(t.FirstBitOut), uint64(t.LastBitOut),
-		uint64(t.FirstBitIn), uint64(t.LastBitIn), uint64(t.Decoded))
-	if t.BadFCS {
-		s += " bad_fcs"
-	}
-	return s
-}
-
-// RxTiming is what a receiver learns of a frame's crossing: its
-// FrameTiming less Ready, which is the arrival its link carries, and the
-// count of codewords. It is 48 bytes, so that a frame on its link, with
-// its arrival and its pointer, fills one cache line: the line a sender
-// writes and the receiver reads a window later, out of the caches both
-// times.
-type RxTiming struct {
-	FirstBitOut, LastBitOut rtlmodel.Time // at the transmitter's SerDes
-	FirstBitIn, LastBitIn   rtlmodel.Time // at the receiver's SerDes
-	Decoded                 rtlmodel.Time // FrameTiming.Decoded
-	BadFCS                  bool          // an uncorrectable codeword hit the frame
-}
-
-// rx is what the receiver learns of t.
-func (t *FrameTiming) rx() RxTiming {
-	return RxTiming{FirstBitOut: t.FirstBitOut, LastBitOut: t.LastBitOut, FirstBitIn: t.FirstBitIn,
-		LastBitIn: t.LastBitIn, Decoded: t.Decoded, BadFCS: t.BadFCS}
-}
-
 // PhyLink is the physical link between two ports as an rtlmodel component
 // in the transmitter's clock domain. It takes frames from the transmitting
 // MAC (a credited rtlmodel link, at most one frame in the PCS at a time;
@@ -127,6 +88,9 @@ func (p *PhyLink[T]) Connect(in *rtlmodel.Link[T], out *rtlmodel.Link[RxFrame[T]
 	if out == nil {
 		return nil
 	}
+	if out.Format == nil {
+		out.Format = p.formatRx // traces show the frame's times at both ends
+	}
 	return out.SetLookahead(in.MinLatency() + p.wire.MinLatency())
 }
 
@@ -197,7 +161,12 @@ func NewRxMAC[T any](e *rtlmodel.Engine, d *rtlmodel.Domain, path string) (*RxMA
 func (m *RxMAC[T]) Handle() *rtlmodel.Handle { return m.h }
 
 // Connect sets the link from the PHY and the link to the MAC's client.
-func (m *RxMAC[T]) Connect(in, out *rtlmodel.Link[RxFrame[T]]) { m.in, m.out = in, out }
+func (m *RxMAC[T]) Connect(in, out *rtlmodel.Link[RxFrame[T]]) {
+	m.in, m.out = in, out
+	if out != nil && out.Format == nil {
+		out.Format = in.Format // the frames passed on render as they came
+	}
+}
 
 // Dropped returns the frames dropped for a bad FCS.
 func (m *RxMAC[T]) Dropped() uint64 { return m.dropped.Value() }

@@ -154,7 +154,7 @@ func TestFrameArrivesAtThePredictedCycle(t *testing.T) {
 		require.Equal(t, want, b.sink.at[0], "always-tick=%v", tick)
 		require.Equal(t, decoded, b.sink.tim[0].Decoded)
 		t.Logf("4 KB frame: handed at 8.8 ns, first bit out %v, last bit in %v, decoded %v, at the client %v",
-			b.sink.tim[0].FirstBitOut, b.sink.tim[0].LastBitIn, decoded, want)
+			b.sink.tim[0].FirstBitIn-b.phy.Wire().Propagation(), b.sink.tim[0].LastBitIn(), decoded, want)
 	}
 }
 
@@ -163,12 +163,12 @@ func TestBackToBackFramesDoNotDrift(t *testing.T) {
 	b := buildPhy(t, default400G(), 800, rtlmodel.Options{}, &macSource{n: n, bytes: 4096})
 	require.NoError(t, b.e.Run(rtlmodel.Forever))
 	require.Len(t, b.sink.tim, n)
-	start := b.sink.tim[0].FirstBitOut
+	start := b.sink.tim[0].FirstBitIn // the first bit out plus the cable, for every frame
 	slot := big.NewRat((8+4096+12)*8*1_000_000_000_000, 400_000_000_000) // 82.32 ns
 	for k, tm := range b.sink.tim {
 		exact := new(big.Rat).Mul(slot, big.NewRat(int64(k), 1))
 		fl, _ := exact.Float64()
-		require.Equal(t, start+rtlmodel.Time(math.Floor(fl)), tm.FirstBitOut, "frame %d", k)
+		require.Equal(t, start+rtlmodel.Time(math.Floor(fl)), tm.FirstBitIn, "frame %d", k)
 	}
 }
 
@@ -219,8 +219,8 @@ func TestPhyLinkDegradesAtACycle(t *testing.T) {
 	require.NoError(t, b.e.Run(rtlmodel.Forever))
 	require.Len(t, b.sink.tim, 40)
 	for _, tm := range b.sink.tim {
-		d := tm.LastBitOut - tm.FirstBitOut
-		if tm.FirstBitOut < 800*rtlmodel.Nanosecond {
+		d := rtlmodel.Time(tm.Serialisation)
+		if tm.FirstBitIn-b.phy.Wire().Propagation() < 800*rtlmodel.Nanosecond {
 			require.InDelta(t, 82080, float64(d), 1, "400G before the lane failure")
 		} else {
 			require.InDelta(t, 164160, float64(d), 1, "200G from the failure on")

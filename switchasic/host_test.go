@@ -33,6 +33,7 @@ type host struct {
 	tmpl        map[uint32][]byte
 	scratch     []byte
 	paused      [8]rtlmodel.Time
+	prop        rtlmodel.Time // the switch egress wire's propagation: its first bit out is FirstBitIn less it
 
 	received, trimmed, marked, pfcIn int
 	recvBytes                        uint64
@@ -183,10 +184,10 @@ func (hs *host) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 		hs.intHops = append(hs.intHops, in.Hops[in.NHop-1])
 	}
 	if !hs.lite {
-		hs.firstBitOut = append(hs.firstBitOut, f.Timing.FirstBitOut-rtlmodel.Time(p.FirstBitIn))
+		hs.firstBitOut = append(hs.firstBitOut, f.Timing.FirstBitIn-hs.prop-rtlmodel.Time(p.FirstBitIn))
 		hs.firstIn = append(hs.firstIn, rtlmodel.Time(p.FirstBitIn))
 	}
-	hs.latency.Record(uint64(f.Timing.FirstBitOut) - p.FirstBitIn)
+	hs.latency.Record(uint64(f.Timing.FirstBitIn-hs.prop) - p.FirstBitIn)
 	if hs.keep {
 		hs.kept = append(hs.kept, p)
 		return
@@ -230,6 +231,7 @@ func newRig(t testing.TB, cfg Config, nHosts int, opts rtlmodel.Options) *rig {
 		require.NoError(t, phy.Connect(hs.out, rx))
 		hs.in, err = sw.AttachTx(i, hs.h)
 		require.NoError(t, err)
+		hs.prop = sw.TxPhy(i).Wire().Propagation()
 		g, err := sw.Forwarding().AddGroup([]int{i})
 		require.NoError(t, err)
 		require.NoError(t, sw.Forwarding().SetRoute(uint32(i), g))
