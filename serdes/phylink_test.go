@@ -163,7 +163,7 @@ func TestBackToBackFramesDoNotDrift(t *testing.T) {
 	b := buildPhy(t, default400G(), 800, rtlmodel.Options{}, &macSource{n: n, bytes: 4096})
 	require.NoError(t, b.e.Run(rtlmodel.Forever))
 	require.Len(t, b.sink.tim, n)
-	start := b.sink.tim[0].FirstBitIn // the first bit out plus the cable, for every frame
+	start := b.sink.tim[0].FirstBitIn                                    // the first bit out plus the cable, for every frame
 	slot := big.NewRat((8+4096+12)*8*1_000_000_000_000, 400_000_000_000) // 82.32 ns
 	for k, tm := range b.sink.tim {
 		exact := new(big.Rat).Mul(slot, big.NewRat(int64(k), 1))
