@@ -70,8 +70,8 @@ func TestOneWayLatencyThroughOneSwitch(t *testing.T) {
 		{"cable NIC to switch", upOut, up.FirstBitIn},
 		{"switch: first bit in to first bit out", up.FirstBitIn, downOut},
 		{"cable switch to NIC", downOut, down.FirstBitIn},
-		{"NIC RX: frame in, FEC fill and decode", down.FirstBitIn, down.Decoded},
-		{"NIC RX: to the core clock, parse, QPC, place", down.Decoded, done.Placed},
+		{"NIC RX: frame in, FEC fill and decode", down.FirstBitIn, down.Decoded()},
+		{"NIC RX: to the core clock, parse, QPC, place", down.Decoded(), done.Placed},
 		{"PCIe: data write, CQE write, visible to the poll", done.Placed, done.Visible},
 	}
 	var sum rtlmodel.Time

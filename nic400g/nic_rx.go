@@ -11,7 +11,7 @@ func (n *NIC) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 	d := f.Frame
 	defer n.pool.Put(d)
 	switch {
-	case f.Timing.BadFCS:
+	case f.Timing.BadFCS():
 		n.st.fcsDrops.Inc()
 	case d.Kind == packet.KindPFC:
 		n.obeyPFC(d, now)

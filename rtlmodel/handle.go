@@ -33,6 +33,11 @@ func (h *Handle) RNG() *RNG {
 // link transfer shows (for example, internal work with no output yet).
 func (h *Handle) Progress() { h.e.noteProgress(1) }
 
+// Fail reports a modelling error the component found (a state its model
+// cannot represent): the run stops after this edge with the first such
+// error, as it does when a link is misused.
+func (h *Handle) Fail(err error) { h.e.fail(err) }
+
 // WakeAt asks for an Eval at the first edge of the component's domain at or
 // after t (t later than now). Links call it on delivery.
 func (h *Handle) WakeAt(t Time) { h.e.wakeAt(h.cs, t) }

@@ -128,7 +128,12 @@ func (p *PhyLink[T]) take(f T, visible rtlmodel.Time) rtlmodel.Time {
 	t := p.wire.TransmitAfter(at, n, tail, whole)
 	p.lastStart = t.FirstBitOut
 	p.bytes.Add(uint64(n))
-	p.out.SendAtFrom(RxFrame[T]{Frame: f, Timing: t.rx()}, t.Ready, at)
+	rx, ok := t.rx()
+	if !ok {
+		p.h.Fail(fmt.Errorf("%s: a %d-byte frame takes %v to come in and %v to be decoded, beyond the %v a receiver's timing holds",
+			p.h.Path(), n, t.LastBitOut-t.FirstBitOut, t.Decoded-t.FirstBitIn, MaxRxDuration))
+	}
+	p.out.SendAtFrom(RxFrame[T]{Frame: f, Timing: rx}, t.Ready, at)
 	return at
 }
 
@@ -181,11 +186,11 @@ func (m *RxMAC[T]) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		if !ok {
 			return rtlmodel.Never
 		}
-		if !f.Timing.BadFCS && !m.out.CanSend() {
+		if !f.Timing.BadFCS() && !m.out.CanSend() {
 			return edge.Next()
 		}
 		m.in.Recv()
-		if f.Timing.BadFCS {
+		if f.Timing.BadFCS() {
 			m.dropped.Inc()
 			continue
 		}

@@ -128,7 +128,7 @@ func TestPhyLinkDeclaresItsLookahead(t *testing.T) {
 	require.Equal(t, want, b.phy.out.Lookahead())
 	require.NoError(t, b.e.Run(rtlmodel.Forever))
 	require.Len(t, b.sink.tim, 1)
-	require.GreaterOrEqual(t, b.sink.tim[0].Decoded-10*800, want)
+	require.GreaterOrEqual(t, b.sink.tim[0].Decoded()-10*800, want)
 }
 
 func TestFrameArrivesAtThePredictedCycle(t *testing.T) {
@@ -152,7 +152,7 @@ func TestFrameArrivesAtThePredictedCycle(t *testing.T) {
 		decoded := ceilRat(exact)
 		want := b.rx.FirstEdgeAtOrAfter(decoded) + 625
 		require.Equal(t, want, b.sink.at[0], "always-tick=%v", tick)
-		require.Equal(t, decoded, b.sink.tim[0].Decoded)
+		require.Equal(t, decoded, b.sink.tim[0].Decoded())
 		t.Logf("4 KB frame: handed at 8.8 ns, first bit out %v, last bit in %v, decoded %v, at the client %v",
 			b.sink.tim[0].FirstBitIn-b.phy.Wire().Propagation(), b.sink.tim[0].LastBitIn(), decoded, want)
 	}
@@ -219,7 +219,7 @@ func TestPhyLinkDegradesAtACycle(t *testing.T) {
 	require.NoError(t, b.e.Run(rtlmodel.Forever))
 	require.Len(t, b.sink.tim, 40)
 	for _, tm := range b.sink.tim {
-		d := rtlmodel.Time(tm.Serialisation)
+		d := tm.Serialisation()
 		if tm.FirstBitIn-b.phy.Wire().Propagation() < 800*rtlmodel.Nanosecond {
 			require.InDelta(t, 82080, float64(d), 1, "400G before the lane failure")
 		} else {

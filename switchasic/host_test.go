@@ -152,7 +152,7 @@ func (hs *host) pausedUntil(now rtlmodel.Time) rtlmodel.Time {
 
 func (hs *host) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 	p := f.Frame
-	if f.Timing.BadFCS {
+	if f.Timing.BadFCS() {
 		hs.pool.Put(p)
 		return
 	}

@@ -188,14 +188,14 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 	p := f.Frame
 	ip.rxFrames.Inc()
 	sw := ip.sw
-	if f.Timing.BadFCS {
+	if f.Timing.BadFCS() {
 		ip.badFCS.Inc()
 		sw.pool.Put(p)
 		return
 	}
 	p.Ingress = int16(port)
 	p.FirstBitIn = uint64(f.Timing.FirstBitIn)
-	p.TailReady = uint64(f.Timing.Decoded)
+	p.TailReady = uint64(f.Timing.Decoded())
 	p.InLanes = uint8(sw.ports[port].Lanes.Lanes())
 	if p.Kind == packet.KindPFC {
 		ip.pfc.Inc()
