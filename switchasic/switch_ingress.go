@@ -168,12 +168,20 @@ func (ip *ingressPipe) nextReady(k int) (input, pos int) {
 
 // take moves the frame input i holds into the pipeline, and makes the
 // input after it the first of the next pass; it clears i's ready bit and
-// reports false when i holds none.
+// reports false when i holds none. It clears the bit too when the frame
+// taken was the last the input holds now: a search of the pass would
+// find the bit only to fail there and go on after it, where it now goes
+// on at once, so the pass is the same without the failed take (and a
+// step with nothing left ends with one search instead of a second pass).
 func (ip *ingressPipe) take(i int) bool {
-	f, ok := ip.in[i].Recv()
+	in := ip.in[i]
+	f, ok := in.Recv()
 	if !ok {
 		ip.ready.Clear(i)
 		return false
+	}
+	if _, more := in.Peek(); !more {
+		ip.ready.Clear(i)
 	}
 	ip.rr = i + 1
 	if ip.rr == len(ip.in) {
