@@ -15,22 +15,21 @@ import (
 // reads at each of their evaluations.
 
 // hostsPipes reports whether the traffic manager runs the ingress pipes:
-// outside DLB, and for a switch whose ports and pipes fit rxIndex (the
+// outside DLB, and for a switch whose ports and pipes fit rxEntry (the
 // 51.2T chip's 512 lanes do many times over; a larger plan keeps its pipes
 // apart).
 func (sw *Switch) hostsPipes() bool {
 	return sw.cfg.LB != DLB && !sw.cfg.pipesApart && len(sw.ports) < 1<<11 && sw.cfg.Pipes.Pipes <= 0xFF
 }
 
-// rxIndex is the index under which input k of pipe, the switch's port,
-// reports to the traffic manager's rx watch; rxPipe, rxInput and rxPort
-// take it apart. Port fits in 11 bits, pipe in 8 and k, below the port
-// count, in 12 (hostsPipes).
-func rxIndex(port, pipe, k int) int { return port<<20 | pipe<<12 | k }
+// A port reports to the traffic manager's rx watch under its own number;
+// the MMU's rxOf[port] is rxEntry(pipe, k), the pipe the port feeds and
+// the port's input number k there, which rxPipe and rxInput take apart.
+// Pipe fits in 8 bits and k, below the port count, in 12 (hostsPipes).
+func rxEntry(pipe, k int) uint32 { return uint32(pipe<<12 | k) }
 
-func rxPipe(idx int) int  { return idx >> 12 & 0xFF }
-func rxInput(idx int) int { return idx & 0xFFF }
-func rxPort(idx int) int  { return idx >> 20 }
+func rxPipe(e uint32) int  { return int(e >> 12 & 0xFF) }
+func rxInput(e uint32) int { return int(e & 0xFFF) }
 
 // stepPipes takes in the hosted pipes' arrivals due by now and steps each
 // pipe with a frame delivered, in pipe order; the packets they pass go to
@@ -40,12 +39,13 @@ func rxPort(idx int) int  { return idx >> 20 }
 // nothing has cleared its ready mask, and leaves the bitmap.
 func (m *mmu) stepPipes(now rtlmodel.Time) bool {
 	for {
-		idx, ok := m.rx.Next(now)
+		port, ok := m.rx.Next(now)
 		if !ok {
 			break
 		}
-		p := rxPipe(idx)
-		m.hosted[p].ready.Set(rxInput(idx))
+		e := m.rxOf[port]
+		p := rxPipe(e)
+		m.hosted[p].ready.Set(rxInput(e))
 		m.pipesReady.Set(p)
 	}
 	more := false

@@ -130,8 +130,8 @@ func TestHostedPipesEqualPipesApart(t *testing.T) {
 }
 
 // The traffic manager hosts the pipes outside DLB, unless a test keeps
-// them apart or the plan is too large for the rx watch's indices; rxIndex
-// takes apart into what it was made of.
+// them apart or the plan is too large for the rx watch's entries; an
+// rxEntry takes apart into what it was made of.
 func TestHostsPipesWhereTheIndicesFit(t *testing.T) {
 	sw := func(lb LBMode, pipes, ports int) *Switch {
 		return &Switch{cfg: Config{LB: lb, Pipes: PipeConfig{Pipes: pipes}}, ports: make([]Port, ports)}
@@ -144,8 +144,8 @@ func TestHostsPipesWhereTheIndicesFit(t *testing.T) {
 	apart := sw(PerFlow, 8, 128)
 	apart.cfg.pipesApart = true
 	require.False(t, apart.hostsPipes())
-	for _, c := range [][3]int{{0, 0, 0}, {2046, 254, 2046}, {511, 7, 63}} {
-		idx := rxIndex(c[0], c[1], c[2])
-		require.Equal(t, c, [3]int{rxPort(idx), rxPipe(idx), rxInput(idx)})
+	for _, c := range [][2]int{{0, 0}, {254, 2046}, {7, 63}} {
+		e := rxEntry(c[0], c[1])
+		require.Equal(t, c, [2]int{rxPipe(e), rxInput(e)})
 	}
 }

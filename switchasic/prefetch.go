@@ -101,14 +101,14 @@ const pipesAhead = 8
 // masks and balancers (1).
 func (m *mmu) prefetchPipes(level int) {
 	for i, n := 0, min(m.rx.Pending(), pipesAhead); i < n; i++ {
-		idx := m.rx.PendingIndex(i)
-		ip := m.hosted[rxPipe(idx)]
+		port := m.rx.PendingIndex(i)
+		ip := m.hosted[rxPipe(m.rxOf[port])]
 		if level == 0 {
 			ip.prefetchFields()
 			// the traffic manager's count of the port's first classes,
 			// which admission reads
 			tm := m.tm
-			rtlmodel.Prefetch(unsafe.Pointer(&tm.ingress[rxPort(idx)*tm.nClasses]))
+			rtlmodel.Prefetch(unsafe.Pointer(&tm.ingress[port*tm.nClasses]))
 			continue
 		}
 		ip.ready.Prefetch()

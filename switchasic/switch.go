@@ -78,7 +78,7 @@ func (sw *Switch) buildMMU(n int) error {
 	st := sw.e.Stats()
 	p := sw.path + "/mmu"
 	m := &mmu{sw: sw, tm: sw.tm, trim: sw.tm.Config().Trim, q: make([][8]pktQueue, n), pausedUntil: make([][8]rtlmodel.Time, n), pauseEnd: make([]rtlmodel.Time, n),
-		pfcPending: make([]uint8, n), occupied: make([]uint8, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64), parked: make([]uint64, (n+63)/64), held: make([]uint64, (n+63)/64)}
+		pfcPending: make([]uint8, n), occupied: make([]uint8, n), rxOf: make([]uint32, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64), parked: make([]uint64, (n+63)/64), held: make([]uint64, (n+63)/64)}
 	st.Own(&m.enq, p+"/enqueued", "packets", "packets admitted")
 	st.Own(&m.deq, p+"/dequeued", "packets", "packets sent to egress")
 	st.Own(&m.trims, p+"/trimmed", "packets", "packets trimmed to their headers")
@@ -230,7 +230,8 @@ func (sw *Switch) AttachRx(i int, phy *serdes.PhyLink[*packet.Desc]) (*rtlmodel.
 	if pipe.h == nil {
 		l.DelayArrivals(sw.cfg.IngressCycles)
 		l.TraceDelayAs(pipe.path) // traced as it is with the pipe apart
-		l.WatchArrivals(&sw.mmu.rx, rxIndex(i, sw.ports[i].Pipe, len(pipe.in)))
+		l.WatchArrivals(&sw.mmu.rx, i)
+		sw.mmu.rxOf[i] = rxEntry(sw.ports[i].Pipe, len(pipe.in))
 	} else {
 		l.WatchArrivals(&pipe.watch, len(pipe.in))
 	}

@@ -49,9 +49,11 @@ type mmu struct {
 	watch    rtlmodel.Watch // credit returns on out
 	arrivals rtlmodel.Watch // deliveries on in
 	// hosted: the ingress pipes the MMU runs itself (pipes_hosted.go), in
-	// pipe order, and rx the deliveries on their inputs (rxIndex)
+	// pipe order, rx the deliveries on their inputs, by port, and rxOf
+	// the pipe and input of each port (rxEntry)
 	hosted     []*ingressPipe
 	rx         rtlmodel.Watch
+	rxOf       []uint32
 	pipesReady pipeline.Bits // hosted pipes whose ready masks are not empty
 	newWork    bool          // markWork ran since the serving scan began
 
