@@ -203,6 +203,7 @@ func (l *Link[T]) noteTraceLag() {
 // at the receiver edge where the item becomes visible. Only the receiver
 // uses w.
 func (l *Link[T]) WatchArrivals(w *Watch, idx int) {
+	checkIndex(idx)
 	l.arrivals, l.arrIdx = w, int32(idx)
 	w.bind(l.e, l.toCS)
 }
@@ -212,6 +213,7 @@ func (l *Link[T]) WatchArrivals(w *Watch, idx int) {
 // the sender for them: the returns it would be woken for, those after it
 // found too few credits (wantCredits). Only the sender uses w.
 func (l *Link[T]) WatchCredits(w *Watch, idx int) {
+	checkIndex(idx)
 	l.credits, l.credIdx = w, int32(idx)
 	w.bind(l.e, l.fromCS)
 }

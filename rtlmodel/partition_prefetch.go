@@ -207,5 +207,5 @@ func (w *Watch) Pending() int { return w.q.n }
 // not taken yet; i must be below Pending.
 func (w *Watch) PendingIndex(i int) int {
 	q := &w.q
-	return q.buf[(q.head+i)&q.mask].idx
+	return q.buf[(q.head+i)&q.mask].index()
 }

@@ -185,3 +185,54 @@ func BenchmarkWatchOutOfOrder(b *testing.B) {
 		}
 	}
 }
+
+// A watch's events are words holding their time after a base; the base
+// moves when an event falls outside the span a word holds, later or
+// earlier than what the watch holds, and the events come out in (time,
+// index) order throughout. Events spread wider than the span are refused.
+func TestWatchRebasesAcrossItsSpan(t *testing.T) {
+	var w Watch
+	type ev struct {
+		at  Time
+		idx int
+	}
+	add := w.add
+	// in flight at once: events a few microseconds apart, told out of
+	// order, around times that pass the span several times over
+	for k := Time(0); k < 6; k++ {
+		t0 := k*(watchSpan/2) + 12345
+		add(t0+3000, 2)
+		add(t0+1000, 7)
+		add(t0+3000, 1)
+		add(t0+2000, 0)
+		base := w.base
+		require.LessOrEqual(t, base, t0+1000)
+		var got []ev
+		for now := t0; now <= t0+3000; now += 1000 {
+			for {
+				i, ok := w.Next(now)
+				if !ok {
+					break
+				}
+				got = append(got, ev{now, i})
+			}
+		}
+		require.Equal(t, []ev{{t0 + 1000, 7}, {t0 + 2000, 0}, {t0 + 3000, 1}, {t0 + 3000, 2}}, got, "round %d", k)
+	}
+	// an event earlier than the base after a rebase to a far later time
+	var v Watch
+	v.add(watchSpan+watchSlack*3, 4) // rebases to watchSpan + watchSlack*2
+	v.add(watchSpan+watchSlack, 5)   // before the base: rebased down
+	i, ok := v.Next(watchSpan + watchSlack)
+	require.True(t, ok)
+	require.Equal(t, 5, i)
+	_, ok = v.Next(watchSpan + watchSlack*3 - 1)
+	require.False(t, ok)
+	i, ok = v.Next(watchSpan + watchSlack*3)
+	require.True(t, ok)
+	require.Equal(t, 4, i)
+	// events a whole span apart do not fit one watch
+	var u Watch
+	u.add(1000, 0)
+	require.Panics(t, func() { u.add(1000+watchSpan, 1) })
+}
