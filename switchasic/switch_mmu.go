@@ -258,14 +258,21 @@ func (m *mmu) admit(p *packet.Desc, now rtlmodel.Time) {
 	}
 	eg := int(p.Egress)
 	q := &m.q[eg][p.Class]
-	if q.n == 0 {
+	head := q.n == 0
+	if head {
 		m.sched[eg].SetHead(int(p.Class), p.FrameBytes)
 	}
 	q.push(p)
 	m.occupied[eg] |= 1 << p.Class
 	m.enq.Inc()
 	m.buffered++
-	m.markWork(eg)
+	if head {
+		m.markWork(eg)
+	}
+	// Behind a head, the packet changes nothing serving the port reads:
+	// the heads, their sizes and so the scheduler's pick (Pick is the
+	// same until Served) stay, so a port parked for credits or held by
+	// pauses would only find the same again. It already has work.
 }
 
 // serve sends what port may send this edge; it reports whether the port
