@@ -71,11 +71,11 @@ func (r Rate) SerialTimePS(nbits uint64) (ps, rem uint64) {
 // down, never drifting by a cycle. This is what a link needs for the
 // serialisation of back-to-back frames.
 type Serializer struct {
-	// one bit lasts k/num ps: k = 1e12 * den for a rate num/den b/s.
+	// one bit lasts k/num ps: k = 1e12 * den for a rate num/den b/s (the
+	// rate is num / (k / 1e12) b/s, so it needs no field of its own)
 	k, num uint64
 	rem    uint64 // carried remainder, in units of 1/num ps
 	bits   uint64 // bits serialised so far
-	rate   Rate   // last: Advance does not read it
 }
 
 // NewSerializer returns a serializer at rate r. It panics for a zero rate or
@@ -88,11 +88,11 @@ func NewSerializer(r Rate) *Serializer {
 	if hi != 0 {
 		panic(fmt.Sprintf("serdes: rate %v has too large a denominator", r.bps))
 	}
-	return &Serializer{rate: r, k: k, num: r.bps.num}
+	return &Serializer{k: k, num: r.bps.num}
 }
 
 // Rate returns the serializer's rate.
-func (s *Serializer) Rate() Rate { return s.rate }
+func (s *Serializer) Rate() Rate { return Rate{Rat{s.num, s.k / psPerSecond}} }
 
 // Divisor returns the denominator of the carried remainder: the exact time
 // since the start is TotalPS + Remainder/Divisor picoseconds.
@@ -104,6 +104,29 @@ func (s *Serializer) Remainder() uint64 { return s.rem }
 
 // Bits returns the number of bits serialised so far.
 func (s *Serializer) Bits() uint64 { return s.bits }
+
+// Split returns the time nbits take from a bit boundary: whole
+// picoseconds and the fraction, in units of 1/Divisor ps, for AdvanceSplit.
+func (s *Serializer) Split(nbits uint64) (ps, rem uint64) {
+	hi, lo := bits.Mul64(nbits, s.k)
+	if hi >= s.num {
+		panic("serdes: serialisation time overflows uint64 picoseconds")
+	}
+	return bits.Div64(hi, lo, s.num)
+}
+
+// AdvanceSplit is Advance for nbits whose Split is ps and rem, without the
+// division: a wire's inter-packet gap, the same after every frame.
+func (s *Serializer) AdvanceSplit(nbits, ps, rem uint64) uint64 {
+	rem += s.rem // both below num, so at most one carry
+	if rem >= s.num {
+		rem -= s.num
+		ps++
+	}
+	s.rem = rem
+	s.bits += nbits
+	return ps
+}
 
 // Advance serialises nbits more and returns the whole picoseconds that
 // elapse, carrying the fraction into the next call.

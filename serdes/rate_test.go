@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
 	"github.com/stretchr/testify/require"
 )
 
@@ -118,4 +119,24 @@ func TestSerializerExactAndDriftFree(t *testing.T) {
 	}
 	require.Equal(t, uint64(40), sum, "17 bits at 425 Gb/s take exactly 40 ps")
 	require.Zero(t, s.Remainder())
+}
+
+// AdvanceSplit of a Split gives what Advance gives, remainder and all,
+// over random frames and gaps at rates whose bit times are not whole
+// picoseconds; a serializer gives back its rate.
+func TestAdvanceSplitIsAdvance(t *testing.T) {
+	rng := rtlmodel.NewRNG(3, "split")
+	for _, r := range []Rate{RateOf(NewRat(400_000_000_000, 1)), RateOf(NewRat(425_000_000_000, 1)), RateOf(NewRat(106_250_000_000, 3))} {
+		a, b := NewSerializer(r), NewSerializer(r)
+		require.Equal(t, r, a.Rate())
+		gap := uint64(12 * 8)
+		ps, rem := b.Split(gap)
+		for i := 0; i < 10_000; i++ {
+			n := uint64(64+rng.Intn(9000)) * 8
+			require.Equal(t, a.Advance(n), b.Advance(n))
+			require.Equal(t, a.Advance(gap), b.AdvanceSplit(gap, ps, rem), "gap %d at %v", i, r)
+			require.Equal(t, a.Remainder(), b.Remainder())
+		}
+		require.Equal(t, a.Bits(), b.Bits())
+	}
 }

@@ -79,6 +79,8 @@ type Wire struct {
 	head       rtlmodel.Time // preamble + cut-through bytes at the MAC rate, rounded up
 	prop       rtlmodel.Time
 	pre, ipg   uint64 // link framing bytes before and after each frame
+	// the gap's serialisation at the present rate (Serializer.Split)
+	ipgPS, ipgRem uint64
 	txLatency  rtlmodel.Time
 	rxPipeline rtlmodel.Time
 	cutThrough int // cfg.TxLatency, RxPipeline and CutThroughBytes, here with the rest
@@ -127,6 +129,7 @@ func NewWire(cfg WireConfig) (*Wire, error) {
 func (w *Wire) setLanes(g LaneGroup) {
 	w.lanes = g
 	w.ser = *NewSerializer(g.MACRate())
+	w.ipgPS, w.ipgRem = w.ser.Split(w.ipg * 8)
 	w.fill = ceilPS(w.cfg.Interleave.FillTime(g.LineRate()))
 	w.head = ceilPS(g.MACRate().SerialTime((w.pre + uint64(w.cfg.CutThroughBytes)) * 8))
 }
@@ -183,11 +186,19 @@ func (w *Wire) Transmit(handed rtlmodel.Time, frameBytes int) FrameTiming {
 // last bit may not leave before tail, and with whole (an egress faster than
 // the ingress) its first bit may not leave before tail either.
 func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel.Time, whole bool) FrameTiming {
+	// the frame's serialisation, divided once: its ceiling for the tail,
+	// its whole picoseconds and fraction for the wire's clock
+	frameBits := (w.pre + uint64(frameBytes)) * 8
+	serPS, serRem := w.ser.Split(frameBits)
 	start := handed + w.txLatency
 	if tail > 0 {
+		ser := rtlmodel.Time(serPS)
+		if serRem > 0 {
+			ser++ // Serializer.CeilTime
+		}
 		if whole {
 			start = max(start, tail)
-		} else if ser := w.ser.CeilTime((w.pre + uint64(frameBytes)) * 8); tail > ser {
+		} else if tail > ser {
 			start = max(start, tail-ser)
 		}
 	}
@@ -201,15 +212,15 @@ func (w *Wire) TransmitAfter(handed rtlmodel.Time, frameBytes int, tail rtlmodel
 	for len(w.degrades) > 0 && start >= w.degrades[0].at {
 		if g, ok := w.lanes.Degraded(w.degrades[0].failed); ok {
 			w.setLanes(g)
+			serPS, serRem = w.ser.Split(frameBits) // at the degraded rate
 		}
 		w.degrades = w.degrades[1:]
 	}
-	frameBits := (w.pre + uint64(frameBytes)) * 8
 	var t FrameTiming
 	t.FirstBitOut = start
 	// The frame's last bit leaves after preamble and frame; its IPG follows.
-	t.LastBitOut = start + rtlmodel.Time(w.ser.Advance(frameBits))
-	w.free = t.LastBitOut + rtlmodel.Time(w.ser.Advance(w.ipg*8))
+	t.LastBitOut = start + rtlmodel.Time(w.ser.AdvanceSplit(frameBits, serPS, serRem))
+	w.free = t.LastBitOut + rtlmodel.Time(w.ser.AdvanceSplit(w.ipg*8, w.ipgPS, w.ipgRem))
 	t.FirstBitIn = t.FirstBitOut + w.prop
 	t.LastBitIn = t.LastBitOut + w.prop
 	t.Decoded = t.LastBitIn + w.fill + w.rxPipeline
