@@ -72,21 +72,21 @@ type Wire struct {
 	// with the wire's free time and FEC bit count; the fixed times and
 	// framing; the lane failures to come, the frame count and the start of
 	// the FEC sampler, whose probability decide reads.
-	ser        Serializer    // by value; its rate, which it does not read, last
-	free       rtlmodel.Time // when the wire can take the next frame's first bit
-	msgBits    uint64        // FEC message bits so far (for codeword boundaries)
-	fill       rtlmodel.Time // codeword fill at the line rate, rounded up
-	head       rtlmodel.Time // preamble + cut-through bytes at the MAC rate, rounded up
-	prop       rtlmodel.Time
-	pre, ipg   uint64 // link framing bytes before and after each frame
+	ser      Serializer    // by value; its rate, which it does not read, last
+	free     rtlmodel.Time // when the wire can take the next frame's first bit
+	msgBits  uint64        // FEC message bits so far (for codeword boundaries)
+	fill     rtlmodel.Time // codeword fill at the line rate, rounded up
+	head     rtlmodel.Time // preamble + cut-through bytes at the MAC rate, rounded up
+	prop     rtlmodel.Time
+	pre, ipg uint64 // link framing bytes before and after each frame
 	// the gap's serialisation at the present rate (Serializer.Split)
 	ipgPS, ipgRem uint64
-	txLatency  rtlmodel.Time
-	rxPipeline rtlmodel.Time
-	cutThrough int // cfg.TxLatency, RxPipeline and CutThroughBytes, here with the rest
-	started    bool
-	lastHit    bool // whether the last decided codeword was lost
-	degrades   []degrade
+	txLatency     rtlmodel.Time
+	rxPipeline    rtlmodel.Time
+	cutThrough    int // cfg.TxLatency, RxPipeline and CutThroughBytes, here with the rest
+	started       bool
+	lastHit       bool // whether the last decided codeword was lost
+	degrades      []degrade
 	// frames sent and frames an uncorrectable codeword hit; a PhyLink
 	// registers them as its statistics
 	frames  rtlmodel.Counter
