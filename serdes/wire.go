@@ -69,10 +69,11 @@ type WireConfig struct {
 type Wire struct {
 	// What a frame reads comes first, in three cache lines (a PhyLink
 	// holds the wire by value after one line of its own): the serializer
-	// with the wire's free time and FEC bit count; the fixed times and
-	// framing; the lane failures to come, the frame count and the start of
+	// with the wire's free time and FEC bit count; the fixed times,
+	// framing and the gap's split; the lane failures to come, the frame
+	// count and the start of
 	// the FEC sampler, whose probability decide reads.
-	ser      Serializer    // by value; its rate, which it does not read, last
+	ser      Serializer    // by value
 	free     rtlmodel.Time // when the wire can take the next frame's first bit
 	msgBits  uint64        // FEC message bits so far (for codeword boundaries)
 	fill     rtlmodel.Time // codeword fill at the line rate, rounded up
