@@ -47,7 +47,3 @@ func (m *TimeMeter) Settle(now Time) {
 	}
 	m.open = false
 }
-
-// Holds reports whether the condition holds at t (t no earlier than the
-// last Set or Settle).
-func (m *TimeMeter) Holds(t Time) bool { return m.open && t < m.until }

@@ -71,8 +71,9 @@ func (w *Watch) rearm(now Time) {
 	}
 }
 
-// watchEvent is an event's time after the watch's base, in its high
-// watchTimeBits bits, above its link index: events compare as their words.
+// watchEvent is an event's time after the watch's base, in its bits above
+// the low watchIndexBits, which hold its link index: events compare as
+// their words.
 type watchEvent uint64
 
 const (

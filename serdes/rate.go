@@ -115,8 +115,10 @@ func (s *Serializer) Split(nbits uint64) (ps, rem uint64) {
 	return bits.Div64(hi, lo, s.num)
 }
 
-// AdvanceSplit is Advance for nbits whose Split is ps and rem, without the
-// division: a wire's inter-packet gap, the same after every frame.
+// AdvanceSplit is Advance for nbits whose Split is ps and rem, without a
+// second division: a split made once for a length used again (a wire's
+// inter-packet gap, the same after every frame), or made for another use
+// too (a frame's, whose ceiling the wire also needs).
 func (s *Serializer) AdvanceSplit(nbits, ps, rem uint64) uint64 {
 	rem += s.rem // both below num, so at most one carry
 	if rem >= s.num {

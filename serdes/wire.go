@@ -71,8 +71,8 @@ type Wire struct {
 	// holds the wire by value after one line of its own): the serializer
 	// with the wire's free time and FEC bit count; the fixed times,
 	// framing and the gap's split; the lane failures to come, the frame
-	// count and the start of
-	// the FEC sampler, whose probability decide reads.
+	// count and the start of the FEC sampler, whose probability decide
+	// reads.
 	ser      Serializer    // by value
 	free     rtlmodel.Time // when the wire can take the next frame's first bit
 	msgBits  uint64        // FEC message bits so far (for codeword boundaries)
