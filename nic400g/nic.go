@@ -82,6 +82,9 @@ type NIC struct {
 	// bit times at the port's rate (FACTS 2.7).
 	pauseUntil rtlmodel.Time
 	quantum    rtlmodel.Time
+	// tmpl: the headers of the last data packet built without RETH, for
+	// the next one like it (nic_headers_template.go); nil: none kept
+	tmpl *hdrTemplate
 
 	// OnComplete, when set, sees every completion.
 	OnComplete func(Completion)
@@ -102,7 +105,7 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 	if err != nil {
 		return nil, err
 	}
-	n := &NIC{cfg: cfg, e: e, dom: dom, pool: pool, ids: packet.NewDescIDs(cfg.ID), host: cfg.Host, qps: make([]*qpState, cfg.QPs)}
+	n := &NIC{cfg: cfg, e: e, dom: dom, pool: pool, ids: packet.NewDescIDs(cfg.ID), host: cfg.Host, qps: make([]*qpState, cfg.QPs), tmpl: &hdrTemplate{}}
 	if n.host == nil {
 		if n.host, cfg.QPCache.MissLatency, err = NewDefaultPCIeHostSide(); err != nil {
 			return nil, err

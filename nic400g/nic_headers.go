@@ -42,9 +42,26 @@ type hdr struct {
 }
 
 // writeHeaders encodes h for the NIC's stack into d.Hdr and sets
+// d.HdrLen and d.FrameBytes: from the NIC's header template when h is
+// like the packet it was made from (hdrTemplate), else by the encoders.
+func (n *NIC) writeHeaders(d *packet.Desc, h *hdr) {
+	t := n.tmpl
+	if t == nil || !n.templated(h) {
+		n.encodeHeaders(d, h)
+		return
+	}
+	if t.matches(h) {
+		t.write(d, h)
+		return
+	}
+	n.encodeHeaders(d, h)
+	t.keep(d, h)
+}
+
+// encodeHeaders encodes h for the NIC's stack into d.Hdr and sets
 // d.HdrLen and d.FrameBytes. Encoders only fail on values too wide for
 // their fields, which the NIC never builds.
-func (n *NIC) writeHeaders(d *packet.Desc, h *hdr) {
+func (n *NIC) encodeHeaders(d *packet.Desc, h *hdr) {
 	b := d.Hdr[:]
 	pad := (4 - h.payload%4) % 4
 	transport := packet.BTHLen

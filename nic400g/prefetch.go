@@ -42,6 +42,9 @@ func (n *NIC) Prefetch(level int) {
 		rtlmodel.PrefetchLines(unsafe.Add(p, unsafe.Offsetof(n.e)), unsafe.Sizeof(*n)-unsafe.Offsetof(n.e))
 	case 1:
 		rtlmodel.PrefetchLines(unsafe.Pointer(n.st), nicHotStats)
+		if n.tmpl != nil {
+			rtlmodel.PrefetchLines(unsafe.Pointer(n.tmpl), unsafe.Sizeof(*n.tmpl))
+		}
 		n.in.Prefetch()
 		n.out.Prefetch()
 		if n.doorbells != nil {
