@@ -78,6 +78,8 @@ func runScenario(c *cli.Context) error {
 		sc.Seed = c.Uint64("seed")
 	}
 	build := time.Now()
+	pacer := startHeapPacer()
+	defer pacer.stop()
 	if c.Bool("huge-pages") {
 		// a hint: where the kernel refuses, the run goes on with small pages
 		_, _ = preferHugePages()
@@ -91,6 +93,7 @@ func runScenario(c *cli.Context) error {
 		return err
 	}
 	defer trace.close()
+	pacer.built()
 	buildWall := time.Since(build)
 	if path := c.String("cpuprofile"); path != "" {
 		// nothing has run yet: a failure here leaves no empty trace
