@@ -25,11 +25,15 @@ const (
 // never sent one or its last CNP is at least Interval old.
 //
 // State exists only for flows that saw CE: an open-addressed table of
-// (QP index, time of last CNP) with a capacity fixed at construction, so
-// a decision never allocates. When the table is full, entries whose last
-// CNP is at least Interval old are dropped (forgetting them changes no
-// decision); if none can be dropped the new flow gets its CNP without an
-// entry and Overflows counts it.
+// (QP index, time of last CNP) for at most maxFlows flows. The table
+// starts small and doubles, at most log2(maxFlows) times, as flows come
+// (most notification points of a large fabric see a few flows, or none);
+// a table that has grown to hold maxFlows never allocates again. When
+// maxFlows flows have entries, those whose last CNP is at least Interval
+// old are dropped (forgetting them changes no decision); if none can be
+// dropped the new flow gets its CNP without an entry and Overflows counts
+// it. A decision depends on which flows have entries and their times
+// alone, never on the table's size or layout.
 type NotificationPoint struct {
 	interval rtlmodel.Time
 	keys     []uint32 // QP index + 1; 0 is an empty slot
@@ -46,17 +50,38 @@ func NewNotificationPoint(interval rtlmodel.Time, maxFlows int) (*NotificationPo
 	if maxFlows <= 0 || maxFlows > 1<<24 {
 		return nil, fmt.Errorf("dcqcn np: %d flows; use 1 to 2^24", maxFlows)
 	}
+	np := &NotificationPoint{interval: interval, limit: maxFlows}
+	np.resize(min(npFirstSize, npTableSize(maxFlows)))
+	return np, nil
+}
+
+// npFirstSize is the number of slots a table starts with.
+const npFirstSize = 16
+
+// npTableSize is the number of slots that hold flows entries at a load
+// of at most one half: the power of two at or above 2 × flows.
+func npTableSize(flows int) int {
 	size := 1
-	for size < 2*maxFlows {
+	for size < 2*flows {
 		size <<= 1
 	}
-	return &NotificationPoint{
-		interval: interval,
-		keys:     make([]uint32, size),
-		last:     make([]rtlmodel.Time, size),
-		mask:     uint32(size - 1),
-		limit:    maxFlows,
-	}, nil
+	return size
+}
+
+// resize moves the entries into a table of size slots (a power of two).
+func (np *NotificationPoint) resize(size int) {
+	keys, last := np.keys, np.last
+	np.keys, np.last = make([]uint32, size), make([]rtlmodel.Time, size)
+	np.mask = uint32(size - 1)
+	for i, k := range keys {
+		if k != 0 {
+			j := np.slot(k - 1)
+			for np.keys[j] != 0 {
+				j = (j + 1) & np.mask
+			}
+			np.keys[j], np.last[j] = k, last[i]
+		}
+	}
 }
 
 // Interval returns the minimum time between two CNPs of one flow.
@@ -103,6 +128,14 @@ func (np *NotificationPoint) OnCE(qp uint32, now rtlmodel.Time) bool {
 			return true
 		}
 		// the sweep moved entries; find the free slot again
+		i = np.slot(qp)
+		for np.keys[i] != 0 {
+			i = (i + 1) & np.mask
+		}
+	}
+	if 2*(np.n+1) > len(np.keys) {
+		// one more entry would fill the table past half: double it
+		np.resize(2 * len(np.keys))
 		i = np.slot(qp)
 		for np.keys[i] != 0 {
 			i = (i + 1) & np.mask

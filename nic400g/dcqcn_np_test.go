@@ -76,3 +76,47 @@ func TestNotificationPointAgainstMap(t *testing.T) {
 	_, _, _, over := np.Counts()
 	assert.Equal(t, uint64(0), over)
 }
+
+// TestNotificationPointGrowsAsFlowsCome: the table starts at 16 slots and
+// doubles when an entry would fill it past half, up to the size that
+// holds maxFlows; a notification point whose table had that size from
+// the start decides every CE alike, through growth, stale sweeps and
+// overflows.
+func TestNotificationPointGrowsAsFlowsCome(t *testing.T) {
+	const flows, interval = 100, 20 * us
+	np, err := NewNotificationPoint(interval, flows)
+	require.NoError(t, err)
+	full, err := NewNotificationPoint(interval, flows)
+	require.NoError(t, err)
+	full.resize(npTableSize(flows))
+	assert.Len(t, np.keys, 16)
+	assert.Len(t, full.keys, 256)
+
+	for q := uint32(0); q < 8; q++ {
+		np.OnCE(q, 0)
+	}
+	assert.Len(t, np.keys, 16, "8 entries fill 16 slots to half")
+	np.OnCE(8, 0)
+	assert.Len(t, np.keys, 32)
+	for q := uint32(0); q < 9; q++ {
+		full.OnCE(q, 0)
+	}
+
+	rng := rtlmodel.NewRNG(11, "np-grow")
+	now := rtlmodel.Time(0)
+	sizes := map[int]bool{}
+	for i := 0; i < 100_000; i++ {
+		now += rtlmodel.Time(rng.Uint64n(uint64(us / 4)))
+		qp := uint32(rng.Uint64n(300)) * 613 // more flows than entries: sweeps and overflows
+		require.Equal(t, full.OnCE(qp, now), np.OnCE(qp, now), "step %d qp %d", i, qp)
+		require.Equal(t, full.Flows(), np.Flows(), "step %d", i)
+		sizes[len(np.keys)] = true
+	}
+	assert.Len(t, np.keys, 256, "grown to the size that holds 100 flows, no further")
+	assert.Equal(t, map[int]bool{32: true, 64: true, 128: true, 256: true}, sizes)
+	ce, sent, supp, over := np.Counts()
+	ce2, sent2, supp2, over2 := full.Counts()
+	assert.Equal(t, [4]uint64{ce2, sent2, supp2, over2}, [4]uint64{ce, sent, supp, over})
+	assert.NotZero(t, over, "the sequence reaches overflows")
+	assert.NotZero(t, supp, "and suppressions")
+}

@@ -62,19 +62,30 @@ func DefaultQPCacheConfig() QPCacheConfig {
 // the context will be ready. Prefetch starts a fill early, on a doorbell,
 // so that a lookup one miss latency later hits (prefetching such NIC
 // resources is the technique of [R48b]). The number of fills in flight is
-// not limited here. Lookup and Prefetch never allocate.
+// not limited here.
+//
+// A set's lines are allocated at its first fill: a NIC of a large fabric
+// uses a few of its 1024 sets, and the model of a thousand NICs would
+// otherwise hold 170 KB of empty lines for each. Once a set has its
+// lines, Lookup and Prefetch on it never allocate.
 type QPCache struct {
 	cfg   QPCacheConfig
 	sets  uint32
 	ways  int
-	tags  []uint32        // QP + 1; 0 = invalid
-	ready []rtlmodel.Time // fill completion time
-	stamp []uint64        // last use, for LRU
-	pref  []bool          // filled by a prefetch and not yet looked up
+	set   []int32  // 1 + index in lines of a set's first way; 0 = no lines yet
+	lines []qpLine // the sets' lines, Ways at a time, in the order of first fill
 	clock uint64
 	rng   *rtlmodel.RNG
 
 	hits, misses, merged, evictions, prefetches, prefUseful *rtlmodel.Counter
+}
+
+// qpLine is one way of a set.
+type qpLine struct {
+	ready rtlmodel.Time // fill completion time
+	stamp uint64        // last use, for LRU
+	tag   uint32        // QP + 1; 0 = invalid
+	pref  bool          // filled by a prefetch and not yet looked up
 }
 
 // NewQPCache returns an empty cache. Its counters are registered in reg
@@ -90,10 +101,9 @@ func NewQPCache(cfg QPCacheConfig, reg *rtlmodel.Registry, prefix string) (*QPCa
 	if reg == nil {
 		reg = rtlmodel.NewRegistry()
 	}
-	n := cfg.Sets * cfg.Ways
 	c := &QPCache{
 		cfg: cfg, sets: uint32(cfg.Sets), ways: cfg.Ways,
-		tags: make([]uint32, n), ready: make([]rtlmodel.Time, n), stamp: make([]uint64, n), pref: make([]bool, n),
+		set:        make([]int32, cfg.Sets),
 		rng:        rtlmodel.NewRNG(cfg.Seed, cfg.Name),
 		hits:       reg.Counter(prefix+"/hits", "lookups", "QP context lookups that found the context on chip"),
 		misses:     reg.Counter(prefix+"/misses", "lookups", "QP context lookups that started a fill from host memory"),
@@ -108,44 +118,59 @@ func NewQPCache(cfg QPCacheConfig, reg *rtlmodel.Registry, prefix string) (*QPCa
 // Config returns the configuration.
 func (c *QPCache) Config() QPCacheConfig { return c.cfg }
 
-// find returns the line index of qp in its set, or -1, and the set base.
-func (c *QPCache) find(qp uint32) (line, base int) {
-	base = int(qp%c.sets) * c.ways
-	key := qp + 1
-	for w := 0; w < c.ways; w++ {
-		if c.tags[base+w] == key {
-			return base + w, base
-		}
+// setLines returns the lines of qp's set, nil when the set has none yet.
+func (c *QPCache) setLines(qp uint32) []qpLine {
+	first := c.set[qp%c.sets]
+	if first == 0 {
+		return nil
 	}
-	return -1, base
+	return c.lines[first-1 : int(first)-1+c.ways : int(first)-1+c.ways]
 }
 
-// fill allocates a line of set base for qp, ready at ready.
-func (c *QPCache) fill(qp uint32, base int, ready rtlmodel.Time) int {
+// find returns the line of qp in its set's lines, or nil.
+func find(lines []qpLine, qp uint32) *qpLine {
+	key := qp + 1
+	for w := range lines {
+		if lines[w].tag == key {
+			return &lines[w]
+		}
+	}
+	return nil
+}
+
+// fill allocates a line for qp, ready at ready, giving its set lines
+// if it has none.
+func (c *QPCache) fill(qp uint32, ready rtlmodel.Time) *qpLine {
+	lines := c.setLines(qp)
+	if lines == nil {
+		first := len(c.lines)
+		c.lines = append(c.lines, make([]qpLine, c.ways)...)
+		c.set[qp%c.sets] = int32(first + 1)
+		lines = c.lines[first : first+c.ways : first+c.ways]
+	}
 	victim := -1
-	for w := 0; w < c.ways; w++ {
-		if c.tags[base+w] == 0 {
-			victim = base + w
+	for w := range lines {
+		if lines[w].tag == 0 {
+			victim = w
 			break
 		}
 	}
 	if victim < 0 {
 		c.evictions.Inc()
 		if c.cfg.Policy == Random {
-			victim = base + c.rng.Intn(c.ways)
+			victim = c.rng.Intn(c.ways)
 		} else {
-			victim = base
-			for w := 1; w < c.ways; w++ {
-				if c.stamp[base+w] < c.stamp[victim] {
-					victim = base + w
+			victim = 0
+			for w := 1; w < len(lines); w++ {
+				if lines[w].stamp < lines[victim].stamp {
+					victim = w
 				}
 			}
 		}
 	}
-	c.tags[victim] = qp + 1
-	c.ready[victim] = ready
-	c.pref[victim] = false
-	return victim
+	l := &lines[victim]
+	l.tag, l.ready, l.pref = qp+1, ready, false
+	return l
 }
 
 // Lookup looks up the context of qp at now. It returns whether the
@@ -153,19 +178,19 @@ func (c *QPCache) fill(qp uint32, base int, ready rtlmodel.Time) int {
 // on a hit, the completion of the fill otherwise.
 func (c *QPCache) Lookup(qp uint32, now rtlmodel.Time) (hit bool, ready rtlmodel.Time) {
 	c.clock++
-	line, base := c.find(qp)
-	if line < 0 {
+	l := find(c.setLines(qp), qp)
+	if l == nil {
 		c.misses.Inc()
-		line = c.fill(qp, base, now+c.cfg.MissLatency)
-		c.stamp[line] = c.clock
-		return false, c.ready[line]
+		l = c.fill(qp, now+c.cfg.MissLatency)
+		l.stamp = c.clock
+		return false, l.ready
 	}
-	c.stamp[line] = c.clock
-	if c.pref[line] {
-		c.pref[line] = false
+	l.stamp = c.clock
+	if l.pref {
+		l.pref = false
 		c.prefUseful.Inc()
 	}
-	if r := c.ready[line]; r > now {
+	if r := l.ready; r > now {
 		c.merged.Inc()
 		return false, r
 	}
@@ -178,28 +203,26 @@ func (c *QPCache) Lookup(qp uint32, now rtlmodel.Time) (hit bool, ready rtlmodel
 // already being filled. A prefetch counts as a use for LRU.
 func (c *QPCache) Prefetch(qp uint32, now rtlmodel.Time) bool {
 	c.clock++
-	line, base := c.find(qp)
-	if line >= 0 {
+	if find(c.setLines(qp), qp) != nil {
 		return false
 	}
 	c.prefetches.Inc()
-	line = c.fill(qp, base, now+c.cfg.MissLatency)
-	c.stamp[line] = c.clock
-	c.pref[line] = true
+	l := c.fill(qp, now+c.cfg.MissLatency)
+	l.stamp = c.clock
+	l.pref = true
 	return true
 }
 
 // Contains reports whether qp's context has a line (on chip or filling).
 func (c *QPCache) Contains(qp uint32) bool {
-	line, _ := c.find(qp)
-	return line >= 0
+	return find(c.setLines(qp), qp) != nil
 }
 
 // Invalidate drops qp's line, if any (for example when the QP is
 // destroyed).
 func (c *QPCache) Invalidate(qp uint32) {
-	if line, _ := c.find(qp); line >= 0 {
-		c.tags[line], c.pref[line] = 0, false
+	if l := find(c.setLines(qp), qp); l != nil {
+		l.tag, l.pref = 0, false
 	}
 }
 

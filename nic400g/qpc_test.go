@@ -204,3 +204,31 @@ func BenchmarkQPCacheLookupHot(b *testing.B) {
 		c.Lookup(qp, now)
 	}
 }
+
+// TestQPCacheGivesASetLinesAtItsFirstFill: an idle cache holds no lines;
+// each set gets its ways at its first fill, a lookup that misses or a
+// prefetch, and not on Contains or Invalidate. The lines of a set filled
+// later come after those of earlier sets, and every set keeps its own.
+func TestQPCacheGivesASetLinesAtItsFirstFill(t *testing.T) {
+	c := newCache(t, 1024, 8, LRU)
+	assert.Empty(t, c.lines)
+	assert.False(t, c.Contains(5))
+	c.Invalidate(5)
+	assert.Empty(t, c.lines, "neither Contains nor Invalidate fills")
+
+	c.Lookup(5, 0)
+	c.Prefetch(5+1024, 0) // the same set
+	assert.Len(t, c.lines, 8)
+	c.Prefetch(7, 0)
+	c.Lookup(1023, 0)
+	assert.Len(t, c.lines, 24, "three sets touched, 8 ways each")
+	for _, qp := range []uint32{5, 5 + 1024, 7, 1023} {
+		assert.True(t, c.Contains(qp), "QP %d", qp)
+	}
+	assert.False(t, c.Contains(7+1024))
+	hit, _ := c.Lookup(5+1024, 10_000*ns)
+	assert.True(t, hit, "the second set's growth kept the first set's lines")
+	c.Invalidate(7)
+	assert.False(t, c.Contains(7))
+	assert.True(t, c.Contains(1023))
+}
