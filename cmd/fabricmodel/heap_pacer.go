@@ -11,11 +11,10 @@ import (
 
 // heapPacer paces the Go collector for a run, whose model is allocated
 // while it is built and lives until the run ends. Left at its default
-// (GOGC=100), the collector runs each time the heap doubles: seven times
-// while the 1024-endpoint fabric is built, marking the growing model
-// each time, and once more early in the run, marking the whole model for
-// the few megabytes the run allocates as its flows start. None of these
-// collections frees anything worth having.
+// (GOGC=100), the collector runs each time the heap doubles: seven
+// times while the 1024-endpoint fabric is built, marking the growing
+// model each time. None of these collections frees anything worth
+// having.
 //
 // The pacer turns the collector off while the model is built (start) and,
 // once it is (built), sets a soft memory limit of the memory mapped then
