@@ -33,14 +33,21 @@ const (
 // ForwardingTable maps a destination id (a uint32 endpoint address, dense
 // from 0) to an ECMP group, and each group to its member egress ports. The
 // destination table is a dense array of 16-bit entries (RouteEntryBits), so
-// 131,072 endpoints take 256 KiB (2 Mbit of SRAM in hardware); groups keep
-// their members in their own slices. Lookup and Members allocate nothing.
-// It is not safe for concurrent modification.
+// 131,072 endpoints take 256 KiB of SRAM in hardware (2 Mbit); the model
+// holds the array only up to the highest destination routed so far, so a
+// switch of a 1024-endpoint fabric keeps 2 KiB of it rather than 256 KiB.
+// Groups keep their members in their own slices. Lookup and Members
+// allocate nothing. It is not safe for concurrent modification.
 type ForwardingTable struct {
-	routes  []uint16 // group+1, 0 = no route
+	routes  []uint16 // group+1, 0 = no route; destinations past its end have none
+	max     int      // destinations 0 to max-1 may be routed
 	groups  [][]int  // members per group
 	members int      // total members over all groups
 }
+
+// minRouteEntries is the least the route array grows to at the first
+// route, so that a table filled in order grows a few times only.
+const minRouteEntries = 256
 
 // NewForwardingTable returns an empty table for destinations 0 to
 // maxEndpoints-1; maxEndpoints must be positive (DefaultMaxEndpoints for the
@@ -49,11 +56,11 @@ func NewForwardingTable(maxEndpoints int) *ForwardingTable {
 	if maxEndpoints <= 0 {
 		panic(fmt.Sprintf("switchasic: forwarding table for %d endpoints", maxEndpoints))
 	}
-	return &ForwardingTable{routes: make([]uint16, maxEndpoints)}
+	return &ForwardingTable{max: maxEndpoints}
 }
 
 // MaxEndpoints is the number of destination entries.
-func (t *ForwardingTable) MaxEndpoints() int { return len(t.routes) }
+func (t *ForwardingTable) MaxEndpoints() int { return t.max }
 
 // NumGroups is the number of groups added so far; ids are 0..NumGroups-1.
 func (t *ForwardingTable) NumGroups() int { return len(t.groups) }
@@ -110,14 +117,28 @@ func checkMembers(members []int) ([]int, error) {
 // SetRoute points destination dst at group. It fails when dst is beyond
 // the table or group was never added.
 func (t *ForwardingTable) SetRoute(dst uint32, group int) error {
-	if uint64(dst) >= uint64(len(t.routes)) {
-		return fmt.Errorf("switchasic: destination %d beyond the forwarding table of %d entries", dst, len(t.routes))
+	if uint64(dst) >= uint64(t.max) {
+		return fmt.Errorf("switchasic: destination %d beyond the forwarding table of %d entries", dst, t.max)
 	}
 	if group < 0 || group >= len(t.groups) {
 		return fmt.Errorf("switchasic: route for destination %d to unknown ECMP group %d (table has %d)", dst, group, len(t.groups))
 	}
+	if int(dst) >= len(t.routes) {
+		t.growRoutes(int(dst) + 1)
+	}
 	t.routes[dst] = uint16(group + 1)
 	return nil
+}
+
+// growRoutes extends the route array to at least n entries, doubling it
+// (from minRouteEntries, and never past max); the new entries route
+// nothing.
+func (t *ForwardingTable) growRoutes(n int) {
+	size := max(2*len(t.routes), minRouteEntries, n)
+	size = min(size, t.max)
+	routes := make([]uint16, size)
+	copy(routes, t.routes)
+	t.routes = routes
 }
 
 // ClearRoute removes the route of dst; a later Lookup misses. Out-of-range
@@ -145,11 +166,12 @@ func (t *ForwardingTable) Members(group int) []int { return t.groups[group] }
 // HardwareBits is the SRAM the table would take in hardware:
 // MaxEndpoints x RouteEntryBits + total members x MemberEntryBits (E).
 func (t *ForwardingTable) HardwareBits() int {
-	return len(t.routes)*RouteEntryBits + t.members*MemberEntryBits
+	return t.max*RouteEntryBits + t.members*MemberEntryBits
 }
 
 // MemoryBytes is what the table's arrays take in the model: 2 bytes per
-// destination plus one int per member and one slice header per group.
+// destination up to the highest routed so far (or a little past it, as the
+// array doubles) plus one int per member and one slice header per group.
 func (t *ForwardingTable) MemoryBytes() int {
 	return len(t.routes)*int(unsafe.Sizeof(uint16(0))) +
 		t.members*int(unsafe.Sizeof(int(0))) +

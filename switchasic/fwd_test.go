@@ -54,6 +54,51 @@ func TestForwardingTable131072Endpoints(t *testing.T) {
 		members, ft.MemoryBytes(), 131_072*2/1024, ft.HardwareBits(), float64(ft.HardwareBits())/8/1024)
 }
 
+func TestForwardingTableHoldsRoutesUpToTheHighestRouted(t *testing.T) {
+	ft := NewForwardingTable(DefaultMaxEndpoints)
+	down, err := ft.AddGroup([]int{0})
+	require.NoError(t, err)
+	up, err := ft.AddGroup(portRange(32, 32))
+	require.NoError(t, err)
+	// a switch of a 1024-endpoint fabric: routes for destinations 0 to 1023
+	for dst := uint32(0); dst < 1024; dst++ {
+		g := up
+		if dst < 32 {
+			g = down
+		}
+		require.NoError(t, ft.SetRoute(dst, g))
+	}
+	groupBytes := (1+32)*8 + 2*24
+	assert.Equal(t, 1024*2+groupBytes, ft.MemoryBytes(), "2 KiB of routes, not 256 KiB")
+	assert.Equal(t, DefaultMaxEndpoints, ft.MaxEndpoints())
+	assert.Equal(t, DefaultMaxEndpoints*RouteEntryBits+(1+32)*MemberEntryBits, ft.HardwareBits(), "the SRAM is the whole table's")
+	for _, tc := range []struct {
+		dst   uint32
+		group int
+		ok    bool
+	}{{0, down, true}, {31, down, true}, {32, up, true}, {1023, up, true}, {1024, 0, false}, {100_000, 0, false}, {DefaultMaxEndpoints, 0, false}} {
+		g, ok := ft.Lookup(tc.dst)
+		assert.Equal(t, tc.ok, ok, "dst %d", tc.dst)
+		if tc.ok {
+			assert.Equal(t, tc.group, g, "dst %d", tc.dst)
+		}
+	}
+	ft.ClearRoute(50_000) // past the routes held: nothing to clear
+	assert.Equal(t, 1024*2+groupBytes, ft.MemoryBytes())
+
+	// a route far out grows the array to it at once; those before it stay
+	require.NoError(t, ft.SetRoute(DefaultMaxEndpoints-1, down))
+	assert.Equal(t, DefaultMaxEndpoints*2+groupBytes, ft.MemoryBytes())
+	g, ok := ft.Lookup(DefaultMaxEndpoints - 1)
+	assert.True(t, ok)
+	assert.Equal(t, down, g)
+	g, ok = ft.Lookup(1000)
+	assert.True(t, ok)
+	assert.Equal(t, up, g)
+	_, ok = ft.Lookup(5000)
+	assert.False(t, ok, "between the routes: none")
+}
+
 func TestForwardingTableErrors(t *testing.T) {
 	ft := NewForwardingTable(100)
 	_, ok := ft.Lookup(5)

@@ -55,7 +55,7 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*S
 		return nil, err
 	}
 	sw.tm.Observe(e.Stats(), path+"/tm")
-	sw.fwd = NewForwardingTable(1 << 17)
+	sw.fwd = NewForwardingTable(DefaultMaxEndpoints)
 	ecmp := cfg.ECMP
 	if ecmp.Seed == 0 {
 		ecmp.Seed = uint32(cfg.Seed * 0x9E3779B97F4A7C15 >> 32)
