@@ -59,12 +59,20 @@ const NoSlot int32 = -1
 
 // QPStore is the backing store of the contexts of every QP of a NIC, the
 // host-memory table that mlx4/mlx5-style NICs keep per object type (FACTS
-// 5.1, "ICM" tables, S [R47b]). The model holds it as one compact array
-// of QPContext; HostBytes reports what the modelled host memory holds.
+// 5.1, "ICM" tables, S [R47b]). The model holds it as compact arrays of
+// QPContext, a page of qpPageContexts at a time, each made when one of its
+// QPs is first asked for: a NIC of 1024 QPs that uses two holds one or two
+// pages of 1.5 KiB rather than 24 KiB.
+// HostBytes reports what the modelled host memory holds.
 type QPStore struct {
-	ctx       []QPContext
+	pages     [][]QPContext // nil until a QP of the page is asked for
+	n         int
+	held      int // contexts in the pages made
 	hostBytes int
 }
+
+// qpPageContexts is the number of contexts a page of a QPStore holds.
+const qpPageContexts = 64
 
 // NewQPStore returns a store of n QPs (at most 2^24, FACTS 1.2) whose
 // contexts occupy hostContextBytes each in modelled host memory, all in
@@ -76,32 +84,56 @@ func NewQPStore(n, hostContextBytes int) (*QPStore, error) {
 	if hostContextBytes <= 0 {
 		return nil, fmt.Errorf("qp store: host context of %d bytes", hostContextBytes)
 	}
-	s := &QPStore{ctx: make([]QPContext, n), hostBytes: hostContextBytes}
-	for i := range s.ctx {
-		s.ctx[i].Active = NoSlot
-		s.ctx[i].LogMTU = 12
-	}
-	return s, nil
+	pages := (n + qpPageContexts - 1) / qpPageContexts
+	return &QPStore{pages: make([][]QPContext, pages), n: n, hostBytes: hostContextBytes}, nil
 }
 
 // Len returns the number of QPs.
-func (s *QPStore) Len() int { return len(s.ctx) }
+func (s *QPStore) Len() int { return s.n }
 
-// Context returns the context of qp (0 <= qp < Len).
-func (s *QPStore) Context(qp uint32) *QPContext { return &s.ctx[qp] }
+// Context returns the context of qp (0 <= qp < Len). A QP never asked for
+// before is in the reset state and idle.
+func (s *QPStore) Context(qp uint32) *QPContext {
+	page := s.pages[qp/qpPageContexts]
+	if page == nil {
+		page = s.makePage(int(qp / qpPageContexts))
+	}
+	return &page[qp%qpPageContexts]
+}
 
-// ModelBytesPerQP returns the model memory one idle QP costs.
+// makePage makes page i of the store, its QPs reset and idle (the last
+// page holds only the QPs below Len).
+func (s *QPStore) makePage(i int) []QPContext {
+	page := make([]QPContext, min(qpPageContexts, s.n-i*qpPageContexts))
+	for k := range page {
+		page[k].Active = NoSlot
+		page[k].LogMTU = 12
+	}
+	s.pages[i] = page
+	s.held += len(page)
+	return page
+}
+
+// ModelBytesPerQP returns the model memory one idle QP costs once its page
+// is made.
 func (s *QPStore) ModelBytesPerQP() int { return int(unsafe.Sizeof(QPContext{})) }
 
-// ModelBytes returns the model memory of the whole store.
-func (s *QPStore) ModelBytes() uint64 { return uint64(len(s.ctx)) * uint64(s.ModelBytesPerQP()) }
+// ModelBytes returns the model memory of the whole store once every QP has
+// been asked for; HeldBytes is what it holds so far.
+func (s *QPStore) ModelBytes() uint64 { return uint64(s.n) * uint64(s.ModelBytesPerQP()) }
+
+// HeldBytes returns the model memory of the contexts the store holds: the
+// pages of the QPs asked for so far.
+func (s *QPStore) HeldBytes() uint64 {
+	return uint64(s.held) * uint64(s.ModelBytesPerQP())
+}
 
 // HostContextBytes returns the modelled host-memory size of one context.
 func (s *QPStore) HostContextBytes() int { return s.hostBytes }
 
 // HostBytes returns the modelled host memory of the whole table (FACTS
 // 5.1: 850k × 256 B = 217.6 MB, E).
-func (s *QPStore) HostBytes() uint64 { return uint64(len(s.ctx)) * uint64(s.hostBytes) }
+func (s *QPStore) HostBytes() uint64 { return uint64(s.n) * uint64(s.hostBytes) }
 
 // ActiveSlab holds per-QP state of type T (congestion control, receive
 // window, retransmission) for active QPs only, in slots reused through a
@@ -129,7 +161,7 @@ func NewActiveSlab[T any](capacity int) (*ActiveSlab[T], error) {
 // and returns the state there. The state of a new slot is the zero T. ok
 // is false when every slot is taken.
 func (s *ActiveSlab[T]) Activate(store *QPStore, qp uint32) (state *T, ok bool) {
-	c := &store.ctx[qp]
+	c := store.Context(qp)
 	if c.Active != NoSlot {
 		return &s.items[c.Active], true
 	}
@@ -147,7 +179,7 @@ func (s *ActiveSlab[T]) Activate(store *QPStore, qp uint32) (state *T, ok bool) 
 
 // State returns the active state of qp, or nil when qp is idle.
 func (s *ActiveSlab[T]) State(store *QPStore, qp uint32) *T {
-	if a := store.ctx[qp].Active; a != NoSlot {
+	if a := store.Context(qp).Active; a != NoSlot {
 		return &s.items[a]
 	}
 	return nil
@@ -155,7 +187,7 @@ func (s *ActiveSlab[T]) State(store *QPStore, qp uint32) *T {
 
 // Release returns the slot of qp, if it has one, to the free list.
 func (s *ActiveSlab[T]) Release(store *QPStore, qp uint32) {
-	c := &store.ctx[qp]
+	c := store.Context(qp)
 	if c.Active == NoSlot {
 		return
 	}

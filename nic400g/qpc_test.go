@@ -141,6 +141,30 @@ func TestQPCacheStatsRegistry(t *testing.T) {
 	assert.False(t, c.Contains(1))
 }
 
+func TestQPStoreMakesThePagesOfTheQPsAskedFor(t *testing.T) {
+	s, err := NewQPStore(1000, DefaultHostContextBytes)
+	require.NoError(t, err)
+	per := uint64(s.ModelBytesPerQP())
+	assert.Equal(t, uint64(0), s.HeldBytes(), "nothing asked for yet")
+	assert.Equal(t, 1000*per, s.ModelBytes(), "every QP once asked for")
+	assert.Equal(t, uint64(1000*DefaultHostContextBytes), s.HostBytes())
+
+	c := s.Context(5)
+	assert.Equal(t, QPContext{Active: NoSlot, LogMTU: 12}, *c, "reset and idle")
+	c.SendPSN, c.State = 77, QPReadyToSend
+	assert.Equal(t, qpPageContexts*per, s.HeldBytes())
+	last := s.Context(999) // on the last page, which holds only the QPs below 1000
+	assert.Equal(t, QPContext{Active: NoSlot, LogMTU: 12}, *last)
+	held := uint64(qpPageContexts+1000%qpPageContexts) * per
+	assert.Equal(t, held, s.HeldBytes())
+	again := s.Context(5)
+	assert.Same(t, c, again, "a context stays where it is")
+	assert.Equal(t, PSN(77), again.SendPSN)
+	assert.Equal(t, QPReadyToSend, again.State)
+	s.Context(qpPageContexts - 1)
+	assert.Equal(t, held, s.HeldBytes(), "on QP 5's page")
+}
+
 // TestQPStoreSize reports the model memory of 850k QPs.
 func TestQPStoreSize(t *testing.T) {
 	s, err := NewQPStore(DefaultQPCount, DefaultHostContextBytes)
