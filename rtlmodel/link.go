@@ -218,6 +218,10 @@ func (l *Link[T]) WatchCredits(w *Watch, idx int) {
 	w.bind(l.e, l.fromCS)
 }
 
+// linkRingStart is the most items a link's rings (in flight, staged and
+// credit returns) have room for before they first grow.
+const linkRingStart = 32
+
 // NewLink connects from (sender) to to (receiver). It is an error for a
 // credit pool to be smaller than the round trip it must cover,
 // Width × ceil((Latency·rx period + CreditLatency·tx period) / tx period)
@@ -258,14 +262,18 @@ func NewLink[T any](name string, from, to *Handle, cfg LinkConfig) (*Link[T], er
 	l := &Link[T]{name: name, id: e.newElemID(), e: e, from: from, to: to, cfg: cfg,
 		width: int32(cfg.Width), creditPool: int32(cfg.Credits), toCS: to.cs, fromCS: from.cs, toDom: to.cs.dom, fromDom: from.cs.dom, toPeriod: to.cs.dom.period, toPhase: to.cs.dom.phase,
 		avail: cfg.Credits, sentAt: Forever, creditWake: Forever}
+	// the rings start at what the link can hold at most, up to
+	// linkRingStart items, and double from there as they fill: most links
+	// of a fabric carry a few items at a time however wide and long they
+	// are, and a busy one reaches its depth early in the run
 	inflight := cfg.Width * int(cfg.Latency+1)
-	l.staged = NewQueue[flight[T]](cfg.Width)
+	l.staged = NewQueue[flight[T]](min(cfg.Width, linkRingStart))
 	itemCredits := cfg.Credits
 	if cfg.WidthBytes > 0 {
 		itemCredits = 0 // byte credits say nothing of the item count; the queue grows as needed
 	}
-	l.q = NewQueue[flight[T]](max(inflight, itemCredits))
-	l.returns = NewQueue[creditReturn](int(cfg.Latency + cfg.CreditLatency + 1))
+	l.q = NewQueue[flight[T]](min(max(inflight, itemCredits), linkRingStart))
+	l.returns = NewQueue[creditReturn](min(int(cfg.Latency+cfg.CreditLatency+1), linkRingStart))
 	l.transfers = Counter{metricBase: &metricBase{name + "/transfers", "items", "items sent over the link"}}
 	e.stats.add(&l.transfers)
 	if cfg.Credits > 0 {
