@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -86,12 +87,11 @@ func TestHeapPacerLimitFollowsTheLiveHeap(t *testing.T) {
 		held = append(held, make([]byte, 4096))
 	}
 	runtime.GC()
-	// the cleanup runs in a goroutine of its own after the collection
-	for range 1000 {
-		if p.limitNow() >= 2*3*start {
-			break
-		}
-		runtime.Gosched()
+	// the cleanup runs in a goroutine of its own after the collection,
+	// whose thread a loaded machine may not run for a while: wait for it
+	// by the clock (yielding the CPU), not by a count of yields
+	for deadline := time.Now().Add(30 * time.Second); p.limitNow() < 2*3*start && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
 	}
 	require.GreaterOrEqual(t, p.limitNow(), 2*3*start, "twice the live heap of three times the first limit")
 	runtime.KeepAlive(held)
