@@ -33,7 +33,8 @@ func TestPktQueueKeepsEachPacketsSize(t *testing.T) {
 			bytes += uint64(p.FrameBytes)
 			pushed++
 		} else {
-			got := q.pop()
+			got, size := q.pop()
+			require.Equal(t, got.FrameBytes, size)
 			require.Same(t, want[0], got)
 			bytes -= uint64(got.FrameBytes)
 			want = want[1:]

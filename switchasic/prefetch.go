@@ -83,7 +83,7 @@ func (m *mmu) Prefetch(level int) {
 			for occ := m.occupied[port]; occ != 0; occ &= occ - 1 {
 				q := &m.q[port][bits.TrailingZeros8(occ)]
 				for i := 0; i < min(q.n, 2); i++ {
-					rtlmodel.Prefetch(unsafe.Pointer(q.buf[(q.head+i)&(len(q.buf)-1)]))
+					rtlmodel.Prefetch(unsafe.Pointer(q.buf[(q.head+i)&(len(q.buf)-1)].p))
 				}
 			}
 		})

@@ -3,6 +3,7 @@ package switchasic
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/pipeline"
@@ -79,25 +80,35 @@ type mmu struct {
 	paused [][8]*rtlmodel.TimeMeter
 }
 
-// pktQueue is a FIFO of packets, a ring of a power-of-two size. It keeps
-// its head's size, so the scheduler and the credit check need not read the
-// head's descriptor.
+// pktQueue is a FIFO of packets, a ring of a power-of-two size. Each slot
+// keeps its packet's size beside the pointer, so the scheduler and the
+// credit check need not read a descriptor to know the head's size: a
+// descriptor waits in its queue long enough to leave the caches, and
+// reading the new head's size at every dequeue was a miss that stalled
+// the dequeue. Instead the dequeue prefetches the new head, which the
+// port's next dequeue reads.
 type pktQueue struct {
-	buf       []*packet.Desc
+	buf       []queuedPkt
 	head, n   int
 	bytes     uint64
 	headBytes uint32
 }
 
+// queuedPkt is a queue slot: a packet and its frame's size when queued.
+type queuedPkt struct {
+	p     *packet.Desc
+	bytes uint32
+}
+
 func (q *pktQueue) push(p *packet.Desc) {
 	if q.n == len(q.buf) {
-		nb := make([]*packet.Desc, max(8, 2*len(q.buf)))
+		nb := make([]queuedPkt, max(8, 2*len(q.buf)))
 		for i := 0; i < q.n; i++ {
 			nb[i] = q.buf[(q.head+i)%len(q.buf)]
 		}
 		q.buf, q.head = nb, 0
 	}
-	q.buf[(q.head+q.n)&(len(q.buf)-1)] = p
+	q.buf[(q.head+q.n)&(len(q.buf)-1)] = queuedPkt{p: p, bytes: p.FrameBytes}
 	if q.n == 0 {
 		q.headBytes = p.FrameBytes
 	}
@@ -105,19 +116,22 @@ func (q *pktQueue) push(p *packet.Desc) {
 	q.bytes += uint64(p.FrameBytes)
 }
 
-func (q *pktQueue) pop() *packet.Desc {
-	p := q.buf[q.head]
-	q.buf[q.head] = nil
+// pop takes the head; it returns its packet and its size as queued.
+func (q *pktQueue) pop() (*packet.Desc, uint32) {
+	e := q.buf[q.head]
+	q.buf[q.head] = queuedPkt{}
 	q.head = (q.head + 1) & (len(q.buf) - 1)
 	q.n--
-	q.bytes -= uint64(p.FrameBytes)
+	q.bytes -= uint64(e.bytes)
 	q.headBytes = 0
 	if q.n > 0 {
-		q.headBytes = q.buf[q.head].FrameBytes
+		next := &q.buf[q.head]
+		q.headBytes = next.bytes
+		rtlmodel.Prefetch(unsafe.Pointer(next.p))
 	} else {
 		q.head = 0 // an emptied queue refills from its first slot
 	}
-	return p
+	return e.p, e.bytes
 }
 
 // markWork notes that port has something to send; anything new for a port
@@ -312,11 +326,11 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 		}
 		sh.Consume(now, size)
 	}
-	p := q.pop()
+	p, size := q.pop()
 	if q.n == 0 {
 		m.occupied[port] &^= 1 << uint(c)
 	}
-	m.sched[port].Served(c, p.FrameBytes, q.headBytes)
+	m.sched[port].Served(c, size, q.headBytes)
 	if m.tm.Release(int(p.Ingress), port, c, int(p.FrameBytes)) {
 		m.pfcXon[p.Ingress] |= 1 << uint(c)
 		m.markWork(int(p.Ingress))
