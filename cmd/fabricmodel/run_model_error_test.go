@@ -23,10 +23,10 @@ var errModel = errors.New("a model error")
 // run up to until.
 func failAt(t *testing.T, until rtlmodel.Time) {
 	t.Helper()
-	real := completeRun
-	t.Cleanup(func() { completeRun = real })
+	complete := completeRun
+	t.Cleanup(func() { completeRun = complete })
 	completeRun = func(r *fabric.Run, ctx context.Context, step, _ rtlmodel.Time, progress func(int)) error {
-		if err := real(r, ctx, step, until, progress); err != nil && !errors.As(err, new(*fabric.FlowsFailedError)) {
+		if err := complete(r, ctx, step, until, progress); err != nil && !errors.As(err, new(*fabric.FlowsFailedError)) {
 			return err
 		}
 		return errModel
