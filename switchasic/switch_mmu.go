@@ -331,13 +331,13 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 		m.occupied[port] &^= 1 << uint(c)
 	}
 	m.sched[port].Served(c, size, q.headBytes)
-	if m.tm.Release(int(p.Ingress), port, c, int(p.FrameBytes)) {
+	if m.tm.Release(int(p.Ingress), port, c, int(size)) {
 		m.pfcXon[p.Ingress] |= 1 << uint(c)
 		m.markWork(int(p.Ingress))
 	}
 	m.deq.Inc()
 	m.buffered--
-	m.txBytes[port] += uint64(p.FrameBytes)
+	m.txBytes[port] += uint64(size)
 	if p.HasINT {
 		m.pushINT(p, port, c, now)
 	}
