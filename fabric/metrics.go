@@ -180,21 +180,29 @@ func (r *Run) Results() *Results {
 }
 
 // sumCounters adds, for each suffix, every counter whose name ends in it,
-// in one pass over the registry (a 1024-endpoint fabric has some 100,000
-// metrics).
+// in one pass over the registry in no particular order (a 1024-endpoint
+// fabric has some 80,000 metrics, and a sum needs them unsorted). A name
+// is matched by its last element first, so that most names are passed
+// over after one map lookup instead of a comparison with every suffix.
 func sumCounters(e *rtlmodel.Engine, suffixes ...string) map[string]uint64 {
 	sums := make(map[string]uint64, len(suffixes))
-	for _, m := range e.Stats().All() {
+	byLast := make(map[string][]string, len(suffixes))
+	for _, s := range suffixes {
+		last := s[strings.LastIndexByte(s, '/')+1:]
+		byLast[last] = append(byLast[last], s)
+	}
+	e.Stats().Each(func(m rtlmodel.Metric) {
 		c, ok := m.(*rtlmodel.Counter)
 		if !ok {
-			continue
+			return
 		}
-		for _, s := range suffixes {
-			if strings.HasSuffix(c.Name(), s) {
+		name := c.Name()
+		for _, s := range byLast[name[strings.LastIndexByte(name, '/')+1:]] {
+			if strings.HasSuffix(name, s) {
 				sums[s] += c.Value()
 			}
 		}
-	}
+	})
 	return sums
 }
 

@@ -133,6 +133,15 @@ func (r *Registry) Lookup(name string) (Metric, bool) {
 	return m, ok
 }
 
+// Each calls fn for every metric, in no particular order: for a sum or
+// another reduction whose result does not depend on the order, where All
+// would sort every name first (a 1024-endpoint fabric has some 80,000).
+func (r *Registry) Each(fn func(Metric)) {
+	for _, m := range r.byName {
+		fn(m)
+	}
+}
+
 // All returns every metric sorted by name.
 func (r *Registry) All() []Metric {
 	out := make([]Metric, 0, len(r.byName))
