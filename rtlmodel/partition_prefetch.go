@@ -103,8 +103,12 @@ func (p *part) prefetchStage(stage int, end Time) {
 // prefetched too.
 func (e *Engine) prefetchAhead(ahead []int32, k int, end Time) {
 	n := len(ahead)
+	j := k // ahead[j] is the partition s places after the k-th, wrapped
 	for s := 1; s <= min(prefetchDepth, n-1); s++ {
-		e.parts[ahead[(k+s)%n]].prefetchStage(prefetchDepth-s, end)
+		if j++; j == n {
+			j = 0
+		}
+		e.parts[ahead[j]].prefetchStage(prefetchDepth-s, end)
 	}
 }
 
