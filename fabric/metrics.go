@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
 	"github.com/fabricmodel/fabricmodel/switchasic"
 )
 
@@ -216,20 +217,22 @@ func (r *Run) linkStats(res *Results) {
 	}
 	var sum float64
 	n := 0
+	// a fabric has a rate or two among all its ports: each is converted
+	// from its exact fraction once
+	bps := map[serdes.Rate]float64{}
 	for _, sw := range r.Cluster.Switches() {
 		for p, port := range sw.Ports() {
-			name := fmt.Sprintf("%s/port%d/tx/", swName(sw), p)
-			fr, ok1 := e.Stats().Lookup(name + "frames")
-			by, ok2 := e.Stats().Lookup(name + "bytes")
-			if !ok1 || !ok2 {
-				continue
-			}
-			frames := fr.(*rtlmodel.Counter).Value()
+			phy := sw.TxPhy(p) // its counters are <switch>/port<p>/tx/frames and bytes
+			frames, _ := phy.Wire().Frames()
 			if frames == 0 {
 				continue
 			}
-			wire := float64(by.(*rtlmodel.Counter).Value()+20*frames) * 8
-			u := wire / span / port.MACRate().BitsPerSecond().Float64()
+			rate := port.MACRate()
+			if _, ok := bps[rate]; !ok {
+				bps[rate] = rate.BitsPerSecond().Float64()
+			}
+			wire := float64(phy.Bytes()+20*frames) * 8
+			u := wire / span / bps[rate]
 			res.LinkUtilization = append(res.LinkUtilization, u)
 			sum += u
 			n++

@@ -60,6 +60,10 @@ func (p *PhyLink[T]) Out() *rtlmodel.Link[RxFrame[T]] { return p.out }
 // Wire returns the wire model (timings, lane state, FEC sampler).
 func (p *PhyLink[T]) Wire() *Wire { return &p.wire }
 
+// Bytes returns the frame bytes sent on the wire (its statistic
+// path/bytes; Wire().Frames counts the frames).
+func (p *PhyLink[T]) Bytes() uint64 { return p.bytes.Value() }
+
 // DegradeAtCycle fails lanes of the port at a cycle of the link's domain:
 // frames whose first bit leaves at or after that edge run at the degraded
 // rate (for example 400G to 200G when 2 of 4 lanes fail).

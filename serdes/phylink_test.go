@@ -131,6 +131,24 @@ func TestPhyLinkDeclaresItsLookahead(t *testing.T) {
 	require.GreaterOrEqual(t, b.sink.tim[0].Decoded()-10*800, want)
 }
 
+// A PhyLink counts the frames and frame bytes it sends, under its path's
+// statistics and through Wire().Frames and Bytes, which a fabric's link
+// utilisation reads without looking the names up.
+func TestPhyLinkCountsFramesAndBytes(t *testing.T) {
+	b := buildPhy(t, default400G(), 625, rtlmodel.Options{}, &macSource{n: 7, bytes: 1500})
+	require.NoError(t, b.e.Run(rtlmodel.Forever))
+	require.Len(t, b.sink.tim, 7)
+	frames, bad := b.phy.Wire().Frames()
+	require.Equal(t, uint64(7), frames)
+	require.Zero(t, bad)
+	require.Equal(t, uint64(7*1500), b.phy.Bytes())
+	for name, want := range map[string]uint64{"port0/phy/frames": frames, "port0/phy/bytes": b.phy.Bytes()} {
+		m, ok := b.e.Stats().Lookup(name)
+		require.True(t, ok, name)
+		require.Equal(t, want, m.(*rtlmodel.Counter).Value(), name)
+	}
+}
+
 func TestFrameArrivesAtThePredictedCycle(t *testing.T) {
 	for _, tick := range []bool{false, true} {
 		cfg := default400G()
