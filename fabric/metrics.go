@@ -231,7 +231,7 @@ func (r *Run) linkStats(res *Results) {
 			if _, ok := bps[rate]; !ok {
 				bps[rate] = rate.BitsPerSecond().Float64()
 			}
-			wire := float64(phy.Bytes()+20*frames) * 8
+			wire := float64(phy.Bytes()+phy.Wire().FramingBytes()*frames) * 8
 			u := wire / span / bps[rate]
 			res.LinkUtilization = append(res.LinkUtilization, u)
 			sum += u

@@ -142,6 +142,7 @@ func TestPhyLinkCountsFramesAndBytes(t *testing.T) {
 	require.Equal(t, uint64(7), frames)
 	require.Zero(t, bad)
 	require.Equal(t, uint64(7*1500), b.phy.Bytes())
+	require.Equal(t, uint64(PreambleSFDBytes+IPGBytes), b.phy.Wire().FramingBytes())
 	for name, want := range map[string]uint64{"port0/phy/frames": frames, "port0/phy/bytes": b.phy.Bytes()} {
 		m, ok := b.e.Stats().Lookup(name)
 		require.True(t, ok, name)
@@ -338,4 +339,5 @@ func TestLeanFramingHasNoPreambleOrGap(t *testing.T) {
 	// 4122 B at 400 Gb/s: 82.44 ns, back to back with no gap
 	require.Equal(t, rtlmodel.Time(82440), a.LastBitOut-a.FirstBitOut)
 	require.Equal(t, a.LastBitOut, b.FirstBitOut)
+	require.Zero(t, w.FramingBytes())
 }

@@ -155,6 +155,10 @@ func (w *Wire) FECFill() rtlmodel.Time { return w.fill }
 // Free returns when the wire can take the next frame's first bit.
 func (w *Wire) Free() rtlmodel.Time { return w.free }
 
+// FramingBytes returns the link framing around each frame on the wire:
+// preamble, SFD and IPG (FACTS 1.1), or none with NoEthernetFraming.
+func (w *Wire) FramingBytes() uint64 { return w.pre + w.ipg }
+
 // Frames returns the frames sent and those hit by an uncorrectable codeword.
 func (w *Wire) Frames() (sent, badFCS uint64) { return w.frames.Value(), w.bad.Value() }
 
