@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/switchasic"
@@ -153,18 +151,10 @@ func ParseGeneratedScenario(label string, data []byte) (*Scenario, error) {
 }
 
 func parseScenario(name string, data []byte, lines bool) (*Scenario, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var s Scenario
-	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
 	s.src = &scenarioSource{name: name}
-	if lines {
-		s.src.root = new(yaml.Node)
-		if err := yaml.Unmarshal(data, s.src.root); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+	if err := decodeScenario(&s, s.src, data, lines); err != nil {
+		return nil, err
 	}
 	if err := s.Validate(); err != nil {
 		return nil, s.locate(err)

@@ -1,0 +1,59 @@
+package fabric
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// What the YAML library finds wrong in a scenario's text comes back in the
+// scenario's terms, at the line of the file: the dotted key, what the key
+// takes, and no Go type names.
+func TestScenarioYAMLErrorsSpeakInKeys(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml, want string
+	}{
+		{"unknown key", "name: x\ntopology:\n  kind: leafspine\n  leafs: 2\n" + scenarioWorkload,
+			"s.yaml:4: topology.leafs: unknown key; topology takes kind, port_mode, radix, leaves, spines, hosts_per_leaf, " +
+				"links_per_spine, k, rails, host_cable_mm, tier1_cable_mm, tier2_cable_mm, degraded_uplink"},
+		{"unknown top key", "nmae: x\n" + scenarioBase[len("name: x\n"):] + scenarioWorkload,
+			"s.yaml:1: nmae: unknown key; a scenario takes name, seed, max_time_us, topology, switch, nic, workload"},
+		{"unknown key under a pointer", scenarioBase + scenarioWorkload + "switch:\n  ecn:\n    kmin: 3\n",
+			"s.yaml:12: switch.ecn.kmin: unknown key; switch.ecn takes kmin_bytes, kmax_bytes, pmax, off"},
+		{"unknown key in a list item", scenarioBase + "workload:\n  kind: background\n  size_cdf:\n    - {bytes: 100, p: 1, q: 2}\n",
+			"s.yaml:10: workload.size_cdf.0.q: unknown key; workload.size_cdf.0 takes bytes, p"},
+		{"negative size", scenarioBase + "workload:\n  kind: permutation\n  bytes: -5\n",
+			"s.yaml:9: workload.bytes: -5 is not a whole number of 0 or more"},
+		{"word for a number", scenarioBase + "workload:\n  kind: background\n  size_cdf:\n    - {bytes: 1, p: 0.5}\n    - {bytes: x, p: 1}\n",
+			"s.yaml:11: workload.size_cdf.1.bytes: x is not a whole number of 0 or more"},
+		{"list for a mapping", "name: x\ntopology: [1, 2]\n", "s.yaml:2: topology: a list is not a mapping"},
+		{"list for a number", scenarioBase + scenarioWorkload + "nic:\n  mtu: [1]\n", "s.yaml:11: nic.mtu: a list is not a whole number"},
+		{"key twice", "name: x\nname: y\n", "s.yaml:2: name: set twice (first at line 1)"},
+		{"syntax", "name: x\n  bad: [\n", "s.yaml:2: mapping values are not allowed in this context"},
+		{"empty", "", "s.yaml: no scenario: the file is empty or only comments"},
+		{"only comments", "# nothing yet\n", "s.yaml: no scenario: the file is empty or only comments"},
+		{"two documents", scenarioBase + scenarioWorkload + "---\nname: y\n",
+			"s.yaml:11: a second YAML document: a scenario file holds one scenario"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseScenario("s.yaml", []byte(c.yaml))
+			require.Error(t, err)
+			require.Contains(t, err.Error(), c.want)
+			require.NotContains(t, err.Error(), "fabric.")
+		})
+	}
+}
+
+// Several problems the decoder finds are reported together, a line each.
+func TestScenarioYAMLErrorsOneLineEach(t *testing.T) {
+	_, err := ParseScenario("s.yaml", []byte("name: x\ntopology:\n  kind: leafspine\n  leafs: 2\nworkload:\n  kind: permutation\n  bogus: 1\n"))
+	require.Error(t, err)
+	require.Regexp(t, `^s\.yaml:4: topology\.leafs: unknown key; .*\ns\.yaml:7: workload\.bogus: unknown key; workload takes kind, bytes, `, err.Error())
+}
+
+// Text a program wrote has no lines worth naming: the errors name its
+// label and the key.
+func TestGeneratedScenarioYAMLErrorsHaveNoLines(t *testing.T) {
+	_, err := ParseGeneratedScenario("point 3", []byte(scenarioBase+scenarioWorkload+"nic:\n  mtu: many\n"))
+	require.EqualError(t, err, "point 3: nic.mtu: many is not a whole number")
+}
