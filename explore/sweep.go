@@ -117,6 +117,13 @@ func ParseSweep(data []byte) (*Sweep, error) {
 		}
 		return nil, err
 	}
+	var second yaml.Node
+	switch err := dec.Decode(&second); {
+	case err == nil:
+		return nil, fmt.Errorf("line %d: a second YAML document: a sweep file holds one sweep (write each in a file of its own)", max(second.Line, 1))
+	case !errors.Is(err, io.EOF):
+		return nil, err
+	}
 	if err := s.decodeBase(); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,8 @@ func TestSweepFileIsStrict(t *testing.T) {
 		{ok + "pareto: {x: f, x_goal: up, y: f, y_goal: min}\n", "want min or max"},
 		{ok + "plots: [{x: y, y: f, file: a.png}]\n", "not a swept parameter"},
 		{"name: s\nevaluator: count\nbase: {w: 1}\ndesign: {kind: grid}\nparameters:\n  - {name: x, values: ['1']}\nmetrics: [f]\n", `line 3: base: unknown parameter "w"`},
+		// a second sweep after it would be lost without a word
+		{ok + "---\n" + ok, "line 7: a second YAML document: a sweep file holds one sweep"},
 	} {
 		_, err := ParseSweep([]byte(c.text))
 		require.Error(t, err, c.text)

@@ -32,7 +32,7 @@ func decodeScenario(s *Scenario, src *scenarioSource, data []byte, lines bool) e
 	var second yaml.Node
 	switch err := dec.Decode(&second); {
 	case err == nil:
-		return located(src.name, documentLine(&second), lines,
+		return located(src.name, max(second.Line, 1), lines,
 			"a second YAML document: a scenario file holds one scenario (write each in a file of its own)")
 	case !errors.Is(err, io.EOF):
 		return yamlErrors(src.name, err, nil, lines)
@@ -46,14 +46,6 @@ func decodeScenario(s *Scenario, src *scenarioSource, data []byte, lines bool) e
 		src.root = root
 	}
 	return nil
-}
-
-// documentLine is the line a document's content starts on (at least 1).
-func documentLine(doc *yaml.Node) int {
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
-		return max(doc.Content[0].Line, 1)
-	}
-	return max(doc.Line, 1)
 }
 
 // located formats one message at a line of the file: "name:line: msg", or

@@ -33,7 +33,7 @@ func TestScenarioYAMLErrorsSpeakInKeys(t *testing.T) {
 		{"empty", "", "s.yaml: no scenario: the file is empty or only comments"},
 		{"only comments", "# nothing yet\n", "s.yaml: no scenario: the file is empty or only comments"},
 		{"two documents", scenarioBase + scenarioWorkload + "---\nname: y\n",
-			"s.yaml:11: a second YAML document: a scenario file holds one scenario"},
+			"s.yaml:10: a second YAML document: a scenario file holds one scenario"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParseScenario("s.yaml", []byte(c.yaml))

@@ -162,6 +162,13 @@ func LoadMap(r io.Reader, name string) (*Map, error) {
 	if err := d.Decode(m); err != nil {
 		return nil, yamlError(name, err, b)
 	}
+	var second yaml.Node
+	switch err := d.Decode(&second); {
+	case err == nil:
+		return nil, fmt.Errorf("%s:%d: a second YAML document: a signal map file holds one map (write each in a file of its own)", name, max(second.Line, 1))
+	case !errors.Is(err, io.EOF):
+		return nil, yamlError(name, err, b)
+	}
 	m.Name = name
 	if err := m.check(); err != nil {
 		return nil, err

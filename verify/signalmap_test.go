@@ -62,6 +62,7 @@ func TestMapErrorsNameTheLine(t *testing.T) {
 		{"mask of unknown field", "", "mask: {hash: 0xffff}", `m.yaml:14: output: mask names "hsh"`},
 		{"not a number", "", "compare: {mode: exact, latency: 2}", "m.yaml:5: cannot unmarshal"},
 		{"reference not a string", "", "valid: out_valid", "m.yaml:15: a signal reference must be a string, not a sequence"},
+		{"second document", "---\nblock: fcs\n", "", "m.yaml:18: a second YAML document: a signal map file holds one map"},
 	}
 	repl := map[string]string{
 		"unknown block": "block: toeplit", "unknown field": "    sprot: bus[31:16]", "missing field": "",

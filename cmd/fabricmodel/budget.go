@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -72,8 +74,18 @@ func applyBudgetFile(cfg *fabric.BudgetConfig, path string) error {
 	if err != nil {
 		return err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc, second yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // only comments: nothing to override
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	switch err := dec.Decode(&second); {
+	case err == nil:
+		return fmt.Errorf("%s:%d: a second YAML document: a budget file holds one mapping of parameter: value", path, max(second.Line, 1))
+	case !errors.Is(err, io.EOF):
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if len(doc.Content) == 0 {

@@ -56,4 +56,14 @@ func TestBudgetConfigFileIsStrict(t *testing.T) {
 	_, err = runCLI(t, "budget", "--config", bad)
 	require.ErrorContains(t, err, "bad.yaml:2:")
 	require.ErrorContains(t, err, `unknown budget parameter "switch.clok_ps"`)
+	// overrides after a '---' would be dropped without a word
+	two := filepath.Join(dir, "two.yaml")
+	require.NoError(t, os.WriteFile(two, []byte("switch.clock_ps: 1000\n---\nnic.tx_cycles: 150\n"), 0o644))
+	_, err = runCLI(t, "budget", "--config", two)
+	require.ErrorContains(t, err, "two.yaml:2: a second YAML document")
+	// only comments: nothing to override, the defaults' budget
+	empty := filepath.Join(dir, "empty.yaml")
+	require.NoError(t, os.WriteFile(empty, []byte("# no overrides yet\n"), 0o644))
+	_, err = runCLI(t, "budget", "--config", empty)
+	require.NoError(t, err)
 }
