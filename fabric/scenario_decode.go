@@ -96,7 +96,7 @@ func scenarioTerms(msg string, root *yaml.Node, line int) string {
 		if path == "" {
 			return fmt.Sprintf("%s: unknown key", g[1])
 		}
-		parent, _ := splitPath(path)
+		parent := parentPath(path)
 		if keys := scenarioKeys(parent); len(keys) > 0 {
 			where := parent
 			if where == "" {
@@ -115,7 +115,7 @@ func scenarioTerms(msg string, root *yaml.Node, line int) string {
 	}
 	if g := yamlType.FindStringSubmatch(msg); g != nil {
 		tag, value, into := g[1], g[2], g[3]
-		path := nodePath(root, line, func(_, v *yaml.Node) bool { return v.ShortTag() == "!!"+tag })
+		path := nodePath(root, line, func(_, v *yaml.Node) bool { return v.ShortTag() == "!!"+tag && quotes(value, v.Value) })
 		got := "a " + yamlKind(tag)
 		if value != "" {
 			got = value
@@ -129,18 +129,19 @@ func scenarioTerms(msg string, root *yaml.Node, line int) string {
 	return msg
 }
 
-// splitPath splits a dotted key path into its parent and last key.
-func splitPath(path string) (parent, last string) {
+// parentPath is the path of the mapping that holds the last key of a
+// dotted key path ("" for a key at the top).
+func parentPath(path string) string {
 	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		return path[:i], path[i+1:]
+		return path[:i]
 	}
-	return "", path
+	return ""
 }
 
 // nodePath returns the dotted key path ("workload.size_cdf.2.p") of the
 // first key-value pair or list item, in document order, whose key or
-// value node is at line and matches: match gets the key node (nil for a
-// list item) and the value node. "" when none does.
+// value node is at line and matches: match gets the key node (an empty
+// node for a list item) and the value node. "" when none does.
 func nodePath(root *yaml.Node, line int, match func(key, value *yaml.Node) bool) string {
 	if root == nil || line <= 0 {
 		return ""
@@ -269,6 +270,19 @@ func yamlTag(f reflect.StructField) (name string, inline bool) {
 		name = strings.ToLower(f.Name)
 	}
 	return name, false
+}
+
+// quotes reports whether a value as the YAML library quotes it in a
+// message (empty for a list or mapping; longer values cut to their first
+// seven characters and "...") is the scalar text.
+func quotes(quoted, text string) bool {
+	if quoted == "" {
+		return true
+	}
+	if cut, ok := strings.CutSuffix(quoted, "..."); ok && len(text) > len(quoted) {
+		return strings.HasPrefix(text, cut)
+	}
+	return quoted == text
 }
 
 // yamlKind names a YAML tag's kind of value.

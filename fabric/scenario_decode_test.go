@@ -26,6 +26,11 @@ func TestScenarioYAMLErrorsSpeakInKeys(t *testing.T) {
 			"s.yaml:9: workload.bytes: -5 is not a whole number of 0 or more"},
 		{"word for a number", scenarioBase + "workload:\n  kind: background\n  size_cdf:\n    - {bytes: 1, p: 0.5}\n    - {bytes: x, p: 1}\n",
 			"s.yaml:11: workload.size_cdf.1.bytes: x is not a whole number of 0 or more"},
+		// the key whose value it is, not the first of its kind on the line
+		{"second value on a line", scenarioBase + "workload:\n  kind: background\n  size_cdf:\n    - {p: 1, bytes: -7}\n",
+			"s.yaml:10: workload.size_cdf.0.bytes: -7 is not a whole number of 0 or more"},
+		{"long value", scenarioBase + "workload:\n  kind: background\n  size_cdf:\n    - {p: 1, bytes: -123456789012}\n",
+			"s.yaml:10: workload.size_cdf.0.bytes: -123456... is not a whole number of 0 or more"},
 		{"list for a mapping", "name: x\ntopology: [1, 2]\n", "s.yaml:2: topology: a list is not a mapping"},
 		{"list for a number", scenarioBase + scenarioWorkload + "nic:\n  mtu: [1]\n", "s.yaml:11: nic.mtu: a list is not a whole number"},
 		{"key twice", "name: x\nname: y\n", "s.yaml:2: name: set twice (first at line 1)"},
