@@ -20,6 +20,8 @@
 # files of the code inlined into it, the largest entry is the function's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/valgrind-run.sh
+. scripts/valgrind-run.sh
 scenario=${1:-docs/scenarios/speed_256_leafspine.yaml}
 [ -f "$scenario" ] || { echo "callcosts: no scenario file $scenario" >&2; exit 2; }
 command -v valgrind >/dev/null 2>&1 || { echo "callcosts: valgrind not found (apt-get install valgrind)" >&2; exit 1; }
@@ -27,19 +29,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/fabricmodel" ./cmd/fabricmodel
 out="$work/run.txt"
-for try in 1 2 3 4 5 6; do
-  # AVX paths off: valgrind 3.19 lacks some of the instructions they use
-  if GOGC=off GODEBUG=asyncpreemptoff=1,cpu.avx512f=off,cpu.avx2=off valgrind --tool=callgrind \
-    --callgrind-out-file="$work/callgrind.out" \
-    "$work/fabricmodel" run --huge-pages=false --json "$work/run.json" "$scenario" >"$out" 2>&1; then
-    break
-  fi
-  if [ "$try" -eq 6 ] || ! grep -q 'Unrecognised instruction' "$out"; then
-    cat "$out" >&2
-    exit 1
-  fi
-done
-packets=$(sed -n 's/.*"data_packets_delivered": *\([0-9]*\).*/\1/p' "$work/run.json")
+valgrind_run "$out" asyncpreemptoff=1 valgrind --tool=callgrind \
+  --callgrind-out-file="$work/callgrind.out" \
+  "$work/fabricmodel" run --huge-pages=false --json "$work/run.json" "$scenario" || exit 1
+packets=$(delivered_packets "$work/run.json")
 if [ -z "$packets" ] || [ "$packets" -eq 0 ]; then
   echo "callcosts: the run delivered no data packets:" >&2
   cat "$out" >&2

@@ -14,11 +14,13 @@
 # Needs valgrind (apt-get install valgrind). Each size takes about 30 times
 # the run's own wall time. A run that stops on an instruction cachegrind
 # lacks (rdtscp, in the Go scheduler's spin lock; a second busy core makes
-# it likelier) is run again, up to three times. The level-1 caches are
-# cachegrind's defaults for this machine; sizes must give a power-of-two
-# set count at 16 ways.
+# it likelier) is run again, up to six times (scripts/valgrind-run.sh).
+# The level-1 caches are cachegrind's defaults for this machine; sizes
+# must give a power-of-two set count at 16 ways.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/valgrind-run.sh
+. scripts/valgrind-run.sh
 scenario=${1:-docs/scenarios/speed_256_leafspine.yaml}
 shift || true
 sizes=("$@")
@@ -32,22 +34,10 @@ go build -o "$work/fabricmodel" ./cmd/fabricmodel
 printf '%8s %16s %12s %14s\n' "LL MB" "LL data misses" "per packet" "instr/packet"
 for mb in "${sizes[@]}"; do
   out="$work/run.txt"
-  # AVX paths off: valgrind 3.19 lacks some of the instructions they use
-  for try in 1 2 3; do
-    if GOGC=off GODEBUG=cpu.avx512f=off,cpu.avx2=off valgrind --tool=cachegrind --cache-sim=yes \
-      --LL=$((mb * 1024 * 1024)),16,64 --cachegrind-out-file=/dev/null \
-      "$work/fabricmodel" run --huge-pages=false --json "$work/run.json" "$scenario" >"$out" 2>&1; then
-      break
-    fi
-    # the Go runtime's spin lock reads the time stamp counter with rdtscp,
-    # which this valgrind lacks; it spins only when a thread holding the
-    # lock is descheduled, so a run that met it is run again
-    if [ "$try" -eq 3 ] || ! grep -q 'Unrecognised instruction' "$out"; then
-      cat "$out" >&2
-      exit 1
-    fi
-  done
-  packets=$(sed -n 's/.*"data_packets_delivered": *\([0-9]*\).*/\1/p' "$work/run.json")
+  valgrind_run "$out" "" valgrind --tool=cachegrind --cache-sim=yes \
+    --LL=$((mb * 1024 * 1024)),16,64 --cachegrind-out-file=/dev/null \
+    "$work/fabricmodel" run --huge-pages=false --json "$work/run.json" "$scenario" || exit 1
+  packets=$(delivered_packets "$work/run.json")
   misses=$(sed -n 's/.*LLd misses: *\([0-9,]*\).*/\1/p' "$out" | tr -d ,)
   instr=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$out" | tr -d ,)
   if [ -z "$packets" ] || [ -z "$misses" ] || [ -z "$instr" ] || [ "$packets" -eq 0 ]; then
