@@ -202,14 +202,7 @@ func (w *Watch) Prefetch() {
 	}
 }
 
-// Pending returns the number of events not taken yet, due or not: with
-// PendingIndex, what a component's Prefetch reads to name the state its
-// next evaluation will take those events to.
+// Pending returns the number of events not taken yet, due or not: what a
+// component's Prefetch reads to tell whether its next evaluation has
+// events to take.
 func (w *Watch) Pending() int { return w.q.n }
-
-// PendingIndex returns the link index of event i (0 the earliest) of those
-// not taken yet; i must be below Pending.
-func (w *Watch) PendingIndex(i int) int {
-	q := &w.q
-	return q.buf[(q.head+i)&q.mask].index()
-}

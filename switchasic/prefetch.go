@@ -30,14 +30,20 @@ func prefetchFrame(f serdes.RxFrame[*packet.Desc]) {
 // (rtlmodel.Prefetcher): its fields (level 0); the bitmaps of ports with
 // work and of their queued classes, its lists of links to the PHYs and of
 // PHYs, the admission state's first lines, the head of the hosted pipes'
-// rx watch and, when it holds events, the parser's scratch (1); the fields
-// of the pipes those events are for and the admission counts of their
-// ports, and for each port with work not held by pauses, its scheduler,
-// its class queues and their admission counts, its link to the PHY and
-// the PHY (2); then those pipes' ready masks and balancers, and each such
-// port's next credit return, the PHY's link to the wire's far end and the
-// head entry of each queued class (3); and the descriptors at the heads of
-// those queues (4).
+// rx watch and, when it holds events, the parser's scratch (1); the
+// hosted pipes' fields, the admission counts of every wired port, for
+// each port with work not held by pauses its scheduler, its class queues
+// and their admission counts, and for each wired port its link to the PHY
+// and the PHY (2); then the pipes' ready masks and balancers, the head
+// entry of each queued class of the ports with work, and each wired
+// port's next credit return and the PHY's link to the wire's far end (3);
+// and the descriptors at the heads of those queues (4).
+//
+// The ingress and egress lines of every wired port, not only of those
+// with frames told or queued when the prefetch runs: in the run ahead,
+// frames come in on most wired ports and go out of ports that may have had
+// no work, and would find those lines out of the caches (docs/speed.md
+// has what this bought).
 func (m *mmu) Prefetch(level int) {
 	switch level {
 	case 0:
@@ -63,14 +69,14 @@ func (m *mmu) Prefetch(level int) {
 				rtlmodel.Prefetch(unsafe.Pointer(&m.q[port][c]))
 				rtlmodel.Prefetch(unsafe.Pointer(&m.tm.queues[port*m.tm.nClasses+c]))
 			}
+		})
+		for _, port := range m.wired {
 			m.out[port].Prefetch()
 			m.phys[port].Prefetch()
-		})
+		}
 	case 3:
 		m.prefetchPipes(1)
 		m.eachServed(func(port int) {
-			m.out[port].PrefetchCredits()
-			m.phys[port].PrefetchOut()
 			for occ := m.occupied[port]; occ != 0; occ &= occ - 1 {
 				q := &m.q[port][bits.TrailingZeros8(occ)]
 				if q.n > 0 {
@@ -78,6 +84,10 @@ func (m *mmu) Prefetch(level int) {
 				}
 			}
 		})
+		for _, port := range m.wired {
+			m.out[port].PrefetchCredits()
+			m.phys[port].PrefetchOut()
+		}
 	case 4:
 		m.eachServed(func(port int) {
 			for occ := m.occupied[port]; occ != 0; occ &= occ - 1 {
@@ -90,29 +100,29 @@ func (m *mmu) Prefetch(level int) {
 	}
 }
 
-// pipesAhead is how many of the rx watch's events prefetchPipes reads: a
-// pipe takes one or two frames per cycle, and the events a traffic manager
-// takes in one run of its partition are mostly of a few pipes.
-const pipesAhead = 8
-
-// prefetchPipes names, for the hosted pipes the first events of the rx
-// watch are for, the lines of their fields stepping reads and the
-// admission counts of the events' ports (level 0), then the pipes' ready
-// masks and balancers (1).
+// prefetchPipes names, for every hosted pipe, the lines of its fields
+// that stepping reads, and for every wired port its admission counts
+// (level 0), then the pipes' ready masks and balancers (1). A traffic
+// manager's run takes frames in on most of its wired ports (a port brings
+// a 4 KB frame every 83 ns at 400G, a run lasts a few hundred), so these
+// are named for all of them, not only for the ports whose frames have
+// been told to the rx watch when the prefetch runs.
 func (m *mmu) prefetchPipes(level int) {
-	for i, n := 0, min(m.rx.Pending(), pipesAhead); i < n; i++ {
-		port := m.rx.PendingIndex(i)
-		ip := m.hosted[rxPipe(m.rxOf[port])]
+	for _, ip := range m.hosted {
 		if level == 0 {
 			ip.prefetchFields()
-			// the traffic manager's count of the port's first classes,
-			// which admission reads
-			tm := m.tm
-			rtlmodel.Prefetch(unsafe.Pointer(&tm.ingress[port*tm.nClasses]))
-			continue
+		} else {
+			ip.ready.Prefetch()
+			rtlmodel.Prefetch(unsafe.Pointer(ip.lb))
 		}
-		ip.ready.Prefetch()
-		rtlmodel.Prefetch(unsafe.Pointer(ip.lb))
+	}
+	if level == 0 {
+		// the traffic manager's count of the port's first classes,
+		// which admission reads
+		tm := m.tm
+		for _, port := range m.wired {
+			rtlmodel.Prefetch(unsafe.Pointer(&tm.ingress[port*tm.nClasses]))
+		}
 	}
 }
 

@@ -254,6 +254,7 @@ func (sw *Switch) AttachTx(i int, to *rtlmodel.Handle) (*rtlmodel.Link[serdes.Rx
 	if err := sw.tx[i].Connect(sw.txIn[i], l); err != nil {
 		return nil, err
 	}
+	sw.mmu.wired = append(sw.mmu.wired, i)
 	l.ReadAheadWith(readFrameAhead)
 	l.PrefetchWith(prefetchFrame)
 	return l, nil
@@ -275,7 +276,11 @@ func (sw *Switch) LinkTo(i int, peer *Switch, j int) error {
 	if err != nil {
 		return err
 	}
-	return sw.tx[i].Connect(sw.txIn[i], l)
+	if err := sw.tx[i].Connect(sw.txIn[i], l); err != nil {
+		return err
+	}
+	sw.mmu.wired = append(sw.mmu.wired, i)
+	return nil
 }
 
 // Ports returns the port list.

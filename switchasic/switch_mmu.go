@@ -26,7 +26,11 @@ type mmu struct {
 	in   []*rtlmodel.Link[*packet.Desc]
 	out  []*rtlmodel.Link[*packet.Desc]
 	phys []*serdes.PhyLink[*packet.Desc] // the egress PHYs out delivers to, for Prefetch
-	q    [][8]pktQueue
+	// wired: the ports whose PHY has a wire to a neighbour, in the order
+	// they were wired; Prefetch names their egress lines whether or not
+	// they have work yet
+	wired []int
+	q     [][8]pktQueue
 	// occupied bit c of port p: q[p][c] holds packets, so that settling a
 	// port reads one byte instead of its eight queues' lines
 	occupied []uint8
