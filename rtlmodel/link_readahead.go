@@ -41,7 +41,7 @@ func (l *Link[T]) readAhead(e *Engine, end Time) (uint64, bool, Time) {
 		}
 		s += uint64(f.at)
 		if l.pull {
-			l.tell(e, f.at)
+			l.tellAhead(e, f.at)
 		}
 		if l.readItem != nil {
 			s += l.readItem(f.item)
@@ -54,3 +54,17 @@ func (l *Link[T]) readAhead(e *Engine, end Time) (uint64, bool, Time) {
 // receiver has not been told of (a link between partitions, before the
 // window that holds the arrival).
 func (l *Link[T]) untold() bool { return l.q.n > 0 && l.q.Back().at > l.told }
+
+// tellAhead is tell for the read-ahead of the receiver's partition, the
+// partition being run: a watch is told in a batch (Watch.addAhead).
+func (l *Link[T]) tellAhead(e *Engine, at Time) {
+	if at <= l.told {
+		return
+	}
+	l.told = at
+	if l.arrivals != nil {
+		l.arrivals.addAhead(e.cur, at, int(l.arrIdx))
+		return
+	}
+	e.wakeFor(l.toCS, at)
+}

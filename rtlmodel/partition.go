@@ -39,6 +39,9 @@ type part struct {
 	// most of them empty at any time: looking only at those delivered to
 	// spares a miss on each of the others every window.
 	arriving []readerAhead
+	// batched: the watches told of arrivals in the read-ahead being done
+	// (Watch.addAhead)
+	batched []*Watch
 	// prefetchers: its first components that name the lines they read
 	// next (Prefetcher), in the order of their clocks and registration
 	prefetchers  [maxPrefetchers]Prefetcher
@@ -86,6 +89,7 @@ func (p *part) warm(e *Engine, end Time) Time {
 	}
 	clear(p.arriving[len(keep):])
 	p.arriving = keep
+	p.endBatches()
 	p.sink += s
 	return untold
 }

@@ -12,7 +12,9 @@ import "fmt"
 // The events are a ring kept in that order. They mostly come in order
 // already (a link's own events do, and a component's links have similar
 // latencies), so an event is put in place by looking back from the newest,
-// usually at once; the ring holds only the events in flight. An event is
+// usually at once; the ring holds only the events in flight. The events
+// told when a window begins, link by link, are appended and put in order
+// once (watch_batch.go). An event is
 // one word, its time after the watch's base above its link index, so that
 // the order is the words' and moving events moves 8 bytes each; the base
 // moves when an event falls outside the span the word holds (rebase).
@@ -32,6 +34,14 @@ type Watch struct {
 	e     *Engine
 	cs    *compState
 	armed Time
+	// batching: events told in a window's read-ahead are being appended
+	// unordered (addAhead), batchN of them held before it began and
+	// batchMin the earliest since; sorted is endBatch's scratch for a
+	// ring that wraps
+	batching bool
+	batchN   int
+	batchMin Time
+	sorted   []watchEvent
 }
 
 // bind makes w wake cs for its events; a watch serves one component.
@@ -101,8 +111,9 @@ func (ev watchEvent) index() int { return int(ev & watchIndexMax) }
 func (w *Watch) rebase(at Time) Time {
 	q := &w.q
 	lo, hi := at, at
-	if q.n > 0 {
-		lo, hi = min(lo, w.at(*q.Front())), max(hi, w.at(*q.Back()))
+	for i := 0; i < q.n; i++ { // in order but for a batch's (addAhead)
+		t := w.at(q.buf[(q.head+i)&q.mask])
+		lo, hi = min(lo, t), max(hi, t)
 	}
 	base := lo - min(lo, watchSlack)
 	if hi-base > watchSpan {
@@ -123,6 +134,9 @@ func (w *Watch) rebase(at Time) Time {
 
 // add records that link idx has something visible from at on.
 func (w *Watch) add(at Time, idx int) {
+	if w.batching {
+		w.endBatch()
+	}
 	if at < w.base || at-w.base > watchSpan {
 		at = w.rebase(at)
 	}

@@ -152,6 +152,12 @@ func TestWatchOrdersEventsLikeAHeap(t *testing.T) {
 // rx watches hold 84, and pass 41: their links' latencies differ.) An op
 // is one event added and taken.
 func BenchmarkWatchOutOfOrder(b *testing.B) {
+	benchWatchWindows(b, (*Watch).add, func() {})
+}
+
+// benchWatchWindows runs BenchmarkWatchOutOfOrder's windows, telling each
+// event with tell and ending each window's telling with told.
+func benchWatchWindows(b *testing.B, tell func(w *Watch, at Time, idx int), told func()) {
 	const (
 		ports   = 64
 		frame   = 378000 // ps between a port's frames
@@ -172,10 +178,11 @@ func BenchmarkWatchOutOfOrder(b *testing.B) {
 		end := now + window
 		for p := range next {
 			for ; next[p] < end; next[p] += frame {
-				w.add(next[p]+latency, p)
+				tell(&w, next[p]+latency, p)
 				added++
 			}
 		}
+		told()
 		for ; now < end; now += edge {
 			for {
 				if _, ok := w.Next(now); !ok {
