@@ -36,8 +36,8 @@ type Watch struct {
 	armed Time
 	// batching: events told in a window's read-ahead are being appended
 	// unordered (addAhead), batchN of them held before it began and
-	// batchMin the earliest since; sorted is endBatch's scratch for a
-	// ring that wraps
+	// batchMin the earliest since; sorted is endBatch's scratch (for a
+	// ring that wraps, and for the events set aside in its merge)
 	batching bool
 	batchN   int
 	batchMin Time

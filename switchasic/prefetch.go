@@ -104,9 +104,10 @@ func (m *mmu) Prefetch(level int) {
 // that stepping reads, and for every wired port its admission counts
 // (level 0), then the pipes' ready masks and balancers (1). A traffic
 // manager's run takes frames in on most of its wired ports (a port brings
-// a 4 KB frame every 83 ns at 400G, a run lasts a few hundred), so these
-// are named for all of them, not only for the ports whose frames have
-// been told to the rx watch when the prefetch runs.
+// a 4 KB frame every 83 ns at 400G, and a run covers a few hundred
+// nanoseconds), so these are named for all of them, not only for the
+// ports whose frames the rx watch had been told of when the prefetch
+// runs.
 func (m *mmu) prefetchPipes(level int) {
 	for _, ip := range m.hosted {
 		if level == 0 {
