@@ -58,13 +58,10 @@ func (l *Link[T]) untold() bool { return l.q.n > 0 && l.q.Back().at > l.told }
 // tellAhead is tell for the read-ahead of the receiver's partition, the
 // partition being run: a watch is told in a batch (Watch.addAhead).
 func (l *Link[T]) tellAhead(e *Engine, at Time) {
-	if at <= l.told {
+	if l.arrivals == nil || at <= l.told {
+		l.tell(e, at)
 		return
 	}
 	l.told = at
-	if l.arrivals != nil {
-		l.arrivals.addAhead(e.cur, at, int(l.arrIdx))
-		return
-	}
-	e.wakeFor(l.toCS, at)
+	l.arrivals.addAhead(e.cur, at, int(l.arrIdx))
 }

@@ -251,10 +251,9 @@ func (sw *Switch) AttachTx(i int, to *rtlmodel.Handle) (*rtlmodel.Link[serdes.Rx
 	if err != nil {
 		return nil, err
 	}
-	if err := sw.tx[i].Connect(sw.txIn[i], l); err != nil {
+	if err := sw.wireTx(i, l); err != nil {
 		return nil, err
 	}
-	sw.mmu.wired = append(sw.mmu.wired, i)
 	l.ReadAheadWith(readFrameAhead)
 	l.PrefetchWith(prefetchFrame)
 	return l, nil
@@ -276,6 +275,13 @@ func (sw *Switch) LinkTo(i int, peer *Switch, j int) error {
 	if err != nil {
 		return err
 	}
+	return sw.wireTx(i, l)
+}
+
+// wireTx connects port i's egress PHY to the link to its neighbour, l,
+// and lists the port among the traffic manager's wired ports (whose lines
+// its Prefetch names).
+func (sw *Switch) wireTx(i int, l *rtlmodel.Link[serdes.RxFrame[*packet.Desc]]) error {
 	if err := sw.tx[i].Connect(sw.txIn[i], l); err != nil {
 		return err
 	}
