@@ -6,19 +6,21 @@
 # run and the least-squares lines of the run's wall time (its speed
 # line's) against each latency, with their correlations. On a shared machine
 # the last level's share and the memory's latency move with the
-# neighbours' load; the line says how much of a run's time follows them.
+# neighbours' load; the lines say how much of a run's time follows them.
 #
 #   scripts/memspeed.sh BINARY [runs] [core] [scenario.yaml]
 #
-# runs defaults to 12, core to 1, the scenario to
-# docs/scenarios/speed_1024_leafspine.yaml.
+# runs defaults to 12, core to 1, the scenario (a path from the
+# repository's root) to docs/scenarios/speed_1024_leafspine.yaml.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 if [ $# -lt 1 ]; then
   echo "usage: scripts/memspeed.sh BINARY [runs] [core] [scenario.yaml]" >&2
   exit 2
 fi
-bin=$1 runs=${2:-12} core=${3:-1} scenario=${4:-docs/scenarios/speed_1024_leafspine.yaml}
+# the binary as given from where the script was started
+bin=$(realpath -- "$1" 2>/dev/null || echo "$1")
+cd "$(dirname "$0")/.."
+runs=${2:-12} core=${3:-1} scenario=${4:-docs/scenarios/speed_1024_leafspine.yaml}
 [ -x "$bin" ] || { echo "memspeed: $bin is not an executable" >&2; exit 2; }
 [ -f "$scenario" ] || { echo "memspeed: no scenario file $scenario" >&2; exit 2; }
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "memspeed: runs must be a positive whole number, not $runs" >&2; exit 2; }
