@@ -396,6 +396,14 @@ func (l *Link[T]) send(v T, at Time) {
 		if l.avail == 0 {
 			l.zeroSince = l.e.now
 		}
+		if l.returns.n > 0 && l.returns.Front().at <= l.e.now {
+			// take in the returns that have come: a sender that holds
+			// plenty drains only when short, and a burst of small frames
+			// would otherwise pile their returns up and slide the ring
+			// through many lines (drainCredits counts no starved cycle
+			// for a return that came by the edge the sender last spent at)
+			l.drainCredits()
+		}
 	}
 	if l.sentAt != l.e.now {
 		l.sentAt, l.sent = l.e.now, 0
