@@ -11,6 +11,9 @@
 // memory's latency move with the neighbours' load, so run it beside the
 // timings it is to explain. With -small-pages the mappings are marked
 // against huge pages instead, which shows what a miss in the TLB adds.
+// With -first-touch it times instead the first write to every 4 KB page
+// of a fresh mapping of each size: what the page faults of memory a run
+// allocates cost, in huge pages or (-small-pages) small ones.
 //
-//	go run ./scripts/memlatency [-mb 1,2,4,8,16,32,64] [-loads 5000000] [-seed 1] [-small-pages]
+//	go run ./scripts/memlatency [-mb 1,2,4,8,16,32,64] [-loads 5000000] [-seed 1] [-small-pages] [-first-touch]
 package main

@@ -24,6 +24,7 @@ func main() {
 	loads := flag.Int("loads", 5_000_000, "dependent loads timed at each size (after one pass to warm it)")
 	seed := flag.Uint64("seed", 1, "seed of the random order of the lines")
 	small := flag.Bool("small-pages", false, "mark the mappings against transparent huge pages (MADV_NOHUGEPAGE)")
+	touch := flag.Bool("first-touch", false, "time the first write to each 4 KB page of a fresh mapping instead of loads")
 	flag.Parse()
 	mbs, err := parseSizes(*sizes)
 	if err == nil && *loads < 1 {
@@ -32,6 +33,18 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memlatency:", err)
 		os.Exit(2)
+	}
+	if *touch {
+		fmt.Printf("%10s  %14s\n", "MiB", "ms first touch")
+		for _, mb := range mbs {
+			d, err := firstTouch(mb<<20, *small)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "memlatency: %d MiB: %v\n", mb, err)
+				os.Exit(1)
+			}
+			fmt.Printf("%10d  %14.1f\n", mb, float64(d.Microseconds())/1000)
+		}
+		return
 	}
 	fmt.Printf("%10s  %12s\n", "MiB", "ns per load")
 	for _, mb := range mbs {
@@ -60,22 +73,31 @@ func parseSizes(s string) ([]int, error) {
 	return out, nil
 }
 
-// chase maps bytes (for huge pages unless small), links its lines into
-// one random cycle and returns the nanoseconds per load of following it
-// loads times.
-func chase(bytes, loads int, seed uint64, small bool) (float64, error) {
+// mapFor maps bytes of fresh anonymous memory marked for huge pages, or
+// against them when small: a hint, as in fabricmodel run; where it is
+// refused the pages are the system's default.
+func mapFor(bytes int, small bool) ([]byte, error) {
 	mem, err := unix.Mmap(-1, 0, bytes, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANON)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	defer unix.Munmap(mem)
-	// a hint, as in fabricmodel run: where it is refused the pages are
-	// the system's default
 	advice := unix.MADV_HUGEPAGE
 	if small {
 		advice = unix.MADV_NOHUGEPAGE
 	}
 	_ = unix.Madvise(mem, advice)
+	return mem, nil
+}
+
+// chase maps bytes (for huge pages unless small), links its lines into
+// one random cycle and returns the nanoseconds per load of following it
+// loads times.
+func chase(bytes, loads int, seed uint64, small bool) (float64, error) {
+	mem, err := mapFor(bytes, small)
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Munmap(mem)
 	at := linkCycle(mem, seed)
 	follow := func(n int) {
 		for range n {
@@ -90,6 +112,22 @@ func chase(bytes, loads int, seed uint64, small bool) (float64, error) {
 		return 0, errors.New("the cycle left the mapping") // keeps the loads live
 	}
 	return float64(elapsed.Nanoseconds()) / float64(loads), nil
+}
+
+// firstTouch maps bytes (for huge pages unless small) and returns the
+// time taken to write one byte into each of its 4 KB pages: the page
+// faults a program pays where it first touches memory it allocated.
+func firstTouch(bytes int, small bool) (time.Duration, error) {
+	mem, err := mapFor(bytes, small)
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Munmap(mem)
+	start := time.Now()
+	for i := 0; i < len(mem); i += 4096 {
+		mem[i] = 1
+	}
+	return time.Since(start), nil
 }
 
 // linkCycle writes into the first bytes of each 64-byte line of mem the

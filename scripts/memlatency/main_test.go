@@ -52,3 +52,12 @@ func TestChaseTimesBothPageSizes(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstTouchWritesEveryPage(t *testing.T) {
+	for _, small := range []bool{false, true} {
+		d, err := firstTouch(4<<20, small)
+		if err != nil || d <= 0 {
+			t.Errorf("first touch of 4 MiB, small pages %v: %v, %v", small, d, err)
+		}
+	}
+}
