@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# A set of runs of one fabricmodel build against the speed goal: runs the
+# scenario one at a time, alternating cores (0, 1, 0, ...), and prints a
+# row per run (core, the speed line's wall time and packets per second,
+# peak RSS, and the process's user and system time) and, per core and in
+# all, the least, median and greatest wall time and how many runs made
+# the goal. These are the figures of the README's "Speed at scale" table.
+#
+#   scripts/speedruns.sh BINARY [runs] [scenario.yaml] [goal packets/s]
+#
+# runs defaults to 10, the scenario (a path from the repository's root)
+# to docs/scenarios/speed_1024_leafspine.yaml, the goal to 300000
+# delivered data packets per wall-second (issue 7). The first run of a
+# set after a pause pays for fresh pages (its system time shows it);
+# scripts/speedpairs.sh compares two builds, scripts/memspeed.sh reads
+# the machine's memory beside the runs.
+set -euo pipefail
+if [ $# -lt 1 ]; then
+  echo "usage: scripts/speedruns.sh BINARY [runs] [scenario.yaml] [goal packets/s]" >&2
+  exit 2
+fi
+bin=$(realpath -- "$1" 2>/dev/null || echo "$1")
+cd "$(dirname "$0")/.."
+runs=${2:-10} scenario=${3:-docs/scenarios/speed_1024_leafspine.yaml} goal=${4:-300000}
+[ -x "$bin" ] || { echo "speedruns: $bin is not an executable" >&2; exit 2; }
+[ -f "$scenario" ] || { echo "speedruns: no scenario file $scenario" >&2; exit 2; }
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "speedruns: runs must be a positive whole number, not $runs" >&2; exit 2; }
+[[ $goal =~ ^[1-9][0-9]*$ ]] || { echo "speedruns: the goal must be a positive whole number of packets/s, not $goal" >&2; exit 2; }
+command -v taskset >/dev/null 2>&1 || { echo "speedruns: taskset not found (util-linux)" >&2; exit 1; }
+timer=()
+if [ -x /usr/bin/time ]; then
+  timer=(/usr/bin/time -f "rusage %U %S")
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rows="$work/rows"
+: >"$rows"
+printf '%4s %5s %9s %12s %10s %8s %8s\n' run core "wall (s)" "packets/s" "RSS (MiB)" "user (s)" "sys (s)"
+for i in $(seq 1 "$runs"); do
+  core=$(( (i - 1) % 2 ))
+  out="$work/run.txt"
+  if ! "${timer[@]}" taskset -c "$core" "$bin" run "$scenario" >"$out" 2>&1; then
+    echo "speedruns: run $i failed:" >&2
+    tail -20 "$out" >&2
+    exit 1
+  fi
+  # speed: W s wall (build B s) for T us simulated: P delivered data packets/s, E evals/s; peak RSS R MiB
+  row=$(awk -v i="$i" -v c="$core" '
+    /^speed:/ { w = $2; p = $12; r = $(NF - 1) }
+    /^rusage / { u = $2; s = $3 }
+    END {
+      if (w == "") exit 1
+      printf "%d %d %s %s %s %s %s\n", i, c, w, p, r, (u == "" ? "-" : u), (s == "" ? "-" : s)
+    }' "$out") || { echo "speedruns: run $i printed no speed line:" >&2; tail -20 "$out" >&2; exit 1; }
+  echo "$row" >>"$rows"
+  echo "$row" | awk '{ printf "%4d %5d %9s %12s %10s %8s %8s\n", $1, $2, $3, $4, $5, $6, $7 }'
+done
+summary() { # label, then the rows on standard input
+  sort -k3,3g | awk -v label="$1" -v goal="$goal" '
+    {
+      w[NR] = $3
+      if ($4 + 0 >= goal) met++
+      if (NR == 1 || $5 + 0 < lo + 0) lo = $5
+      if (NR == 1 || $5 + 0 > hi + 0) hi = $5
+    }
+    END {
+      if (NR == 0) exit
+      med = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2
+      printf "%-8s %3d runs: wall %s to %s s, median %.3f s; %d at %d packets/s or more; peak RSS %s to %s MiB\n", label, NR, w[1], w[NR], med, met, goal, lo, hi
+    }'
+}
+for core in 0 1; do
+  awk -v c="$core" '$2 == c' "$rows" | summary "core $core"
+done
+summary "all" <"$rows"
