@@ -124,10 +124,23 @@ func firstTouch(bytes int, small bool) (time.Duration, error) {
 	}
 	defer unix.Munmap(mem)
 	start := time.Now()
-	for i := 0; i < len(mem); i += 4096 {
-		mem[i] = 1
-	}
+	touchPages(mem)
 	return time.Since(start), nil
+}
+
+// pageBytes is the base page size on x86-64 and on arm64 as Linux
+// usually configures it: the unit of a first-touch fault.
+const pageBytes = 4096
+
+// touchPages writes one byte into each pageBytes page of mem and returns
+// how many pages it wrote.
+func touchPages(mem []byte) int {
+	n := 0
+	for i := 0; i < len(mem); i += pageBytes {
+		mem[i] = 1
+		n++
+	}
+	return n
 }
 
 // linkCycle writes into the first bytes of each 64-byte line of mem the

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestParseSizesTakesAListAndNamesWhatItRefuses(t *testing.T) {
@@ -59,5 +62,33 @@ func TestFirstTouchWritesEveryPage(t *testing.T) {
 		if err != nil || d <= 0 {
 			t.Errorf("first touch of 4 MiB, small pages %v: %v, %v", small, d, err)
 		}
+	}
+	// every page of a fresh mapping is in memory after touchPages, and
+	// none before it
+	mem, err := mapFor(1<<20, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(mem)
+	resident := func() int {
+		vec := make([]byte, len(mem)/pageBytes)
+		_, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(&mem[0])), uintptr(len(mem)), uintptr(unsafe.Pointer(&vec[0])))
+		if errno != 0 {
+			t.Fatal("mincore:", errno)
+		}
+		n := 0
+		for _, v := range vec {
+			n += int(v & 1)
+		}
+		return n
+	}
+	if n := resident(); n != 0 {
+		t.Fatalf("%d pages of a fresh mapping are in memory before the first touch", n)
+	}
+	if n := touchPages(mem); n != len(mem)/pageBytes {
+		t.Errorf("touchPages wrote %d pages of %d", n, len(mem)/pageBytes)
+	}
+	if n := resident(); n != len(mem)/pageBytes {
+		t.Errorf("%d of %d pages are in memory after the first touch", n, len(mem)/pageBytes)
 	}
 }
