@@ -45,13 +45,24 @@ for i in $(seq 1 "$runs"); do
     exit 1
   fi
   # speed: W s wall (build B s) for T us simulated: P delivered data packets/s, E evals/s; peak RSS R MiB
+  # (each figure found by the words around it, not by its place in the line)
   row=$(awk -v i="$i" -v c="$core" '
-    /^speed:/ { w = $2; p = $12; r = $(NF - 1) }
+    function num(s, re,   m) {
+      if (!match(s, re)) return ""
+      m = substr(s, RSTART, RLENGTH)
+      gsub(/[^0-9.]/, "", m)
+      return m
+    }
+    /^speed:/ {
+      w = num($0, "^speed: [0-9.]+ s wall")
+      p = num($0, "[0-9]+ delivered data packets/s")
+      r = num($0, "peak RSS [0-9.]+ MiB")
+    }
     /^rusage / { u = $2; s = $3 }
     END {
-      if (w == "") exit 1
-      printf "%d %d %s %s %s %s %s\n", i, c, w, p, r, (u == "" ? "-" : u), (s == "" ? "-" : s)
-    }' "$out") || { echo "speedruns: run $i printed no speed line:" >&2; tail -20 "$out" >&2; exit 1; }
+      if (w == "" || p == "") exit 1
+      printf "%d %d %s %s %s %s %s\n", i, c, w, p, (r == "" ? "-" : r), (u == "" ? "-" : u), (s == "" ? "-" : s)
+    }' "$out") || { echo "speedruns: run $i printed no speed line with a wall time and packets/s:" >&2; tail -20 "$out" >&2; exit 1; }
   echo "$row" >>"$rows"
   echo "$row" | awk '{ printf "%4d %5d %9s %12s %10s %8s %8s\n", $1, $2, $3, $4, $5, $6, $7 }'
 done
@@ -60,13 +71,14 @@ summary() { # label, then the rows on standard input
     {
       w[NR] = $3
       if ($4 + 0 >= goal) met++
-      if (NR == 1 || $5 + 0 < lo + 0) lo = $5
-      if (NR == 1 || $5 + 0 > hi + 0) hi = $5
+      if ($5 != "-" && (lo == "" || $5 + 0 < lo + 0)) lo = $5
+      if ($5 != "-" && (hi == "" || $5 + 0 > hi + 0)) hi = $5
     }
     END {
       if (NR == 0) exit
       med = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2
-      printf "%-8s %3d runs: wall %s to %s s, median %.3f s; %d at %d packets/s or more; peak RSS %s to %s MiB\n", label, NR, w[1], w[NR], med, met, goal, lo, hi
+      rss = (lo == "") ? "unknown" : lo " to " hi " MiB"
+      printf "%-8s %3d runs: wall %s to %s s, median %.3f s; %d at %d packets/s or more; peak RSS %s\n", label, NR, w[1], w[NR], med, met, goal, rss
     }'
 }
 for core in 0 1; do
