@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # A set of runs of one fabricmodel build against the speed goal: runs the
 # scenario one at a time, alternating cores (0, 1, 0, ...), and prints a
-# row per run (core, the speed line's wall time and packets per second,
-# peak RSS, and the process's user and system time) and, per core and in
-# all, the least, median and greatest wall time and how many runs made
-# the goal. These are the figures of the README's "Speed at scale" table.
+# row per run (its core, then from its speed line the wall time, packets
+# per second, peak RSS and the run's user and system CPU time) and, per
+# core and in all, the least, median and greatest wall time and how many
+# runs made the goal. These are the figures of the README's "Speed at scale" table.
 #
 #   scripts/speedruns.sh BINARY [runs] [scenario.yaml] [goal packets/s]
 #
 # runs defaults to 10, the scenario (a path from the repository's root)
 # to docs/scenarios/speed_1024_leafspine.yaml, the goal to 300000
 # delivered data packets per wall-second (issue 7). The first run of a
-# set after a pause pays for fresh pages (its system time shows it);
+# set after a pause pays for fresh pages (its system time shows it; a
+# build whose speed line gives no CPU time shows "-");
 # scripts/speedpairs.sh compares two builds, scripts/memspeed.sh reads
 # the machine's memory beside the runs.
 set -euo pipefail
@@ -27,10 +28,6 @@ runs=${2:-10} scenario=${3:-docs/scenarios/speed_1024_leafspine.yaml} goal=${4:-
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "speedruns: runs must be a positive whole number, not $runs" >&2; exit 2; }
 [[ $goal =~ ^[1-9][0-9]*$ ]] || { echo "speedruns: the goal must be a positive whole number of packets/s, not $goal" >&2; exit 2; }
 command -v taskset >/dev/null 2>&1 || { echo "speedruns: taskset not found (util-linux)" >&2; exit 1; }
-timer=()
-if [ -x /usr/bin/time ]; then
-  timer=(/usr/bin/time -f "rusage %U %S")
-fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rows="$work/rows"
@@ -39,12 +36,12 @@ printf '%4s %5s %9s %12s %10s %8s %8s\n' run core "wall (s)" "packets/s" "RSS (M
 for i in $(seq 1 "$runs"); do
   core=$(( (i - 1) % 2 ))
   out="$work/run.txt"
-  if ! "${timer[@]}" taskset -c "$core" "$bin" run "$scenario" >"$out" 2>&1; then
+  if ! taskset -c "$core" "$bin" run "$scenario" >"$out" 2>&1; then
     echo "speedruns: run $i failed:" >&2
     tail -20 "$out" >&2
     exit 1
   fi
-  # speed: W s wall (build B s) for T us simulated: P delivered data packets/s, E evals/s; peak RSS R MiB
+  # speed: W s wall (build B s) for T us simulated: P delivered data packets/s, E evals/s; peak RSS R MiB; CPU U s user, S s system
   # (each figure found by the words around it, not by its place in the line)
   row=$(awk -v i="$i" -v c="$core" '
     function num(s, re,   m) {
@@ -57,8 +54,9 @@ for i in $(seq 1 "$runs"); do
       w = num($0, "^speed: [0-9.]+ s wall")
       p = num($0, "[0-9]+ delivered data packets/s")
       r = num($0, "peak RSS [0-9.]+ MiB")
+      u = num($0, "CPU [0-9.]+ s user")
+      s = num($0, "[0-9.]+ s system")
     }
-    /^rusage / { u = $2; s = $3 }
     END {
       if (w == "" || p == "") exit 1
       printf "%d %d %s %s %s %s %s\n", i, c, w, p, (r == "" ? "-" : r), (u == "" ? "-" : u), (s == "" ? "-" : s)

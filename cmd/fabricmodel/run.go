@@ -121,12 +121,17 @@ func runScenario(c *cli.Context) error {
 	defer stop()
 	go func() { <-ctx.Done(); stop() }()
 	bar := newProgress("flows", len(r.Flows))
+	cpuStart, _, cpuOK := processUsage()
 	start := time.Now()
 	err = completeRun(r, ctx, rtlmodel.Time(step), 0, func(done int) {
 		bar.set(done)
 		trace.step(r)
 	})
 	wall := time.Since(start)
+	speed := runSpeed{wall: wall, build: buildWall}
+	if cpuEnd, _, ok := processUsage(); ok && cpuOK {
+		speed.cpu, speed.cpuKnown = cpuEnd.since(cpuStart), true
+	}
 	bar.done()
 	// the trace up to an error is what shows how the run got there
 	traceErr := trace.finish()
@@ -153,7 +158,7 @@ func runScenario(c *cli.Context) error {
 	if traceErr != nil {
 		return traceErr
 	}
-	printRunSpeed(c.App.Writer, r, res, wall, buildWall)
+	printRunSpeed(c.App.Writer, r, res, speed)
 	if interrupted {
 		return fmt.Errorf("interrupted at %v simulated with %d of %d flows complete: the results and outputs are those of the run up to then",
 			r.Cluster.Engine.Now(), r.Done(), len(r.Flows))
@@ -288,17 +293,32 @@ func writeOutputs(c *cli.Context, res *fabric.Results) error {
 	return nil
 }
 
+// runSpeed is what the speed line reports of the run itself: its wall
+// time and CPU time (the simulation and its progress updates, the build
+// not included), and the wall time of building the model before it.
+type runSpeed struct {
+	wall, build time.Duration
+	cpu         cpuTime
+	cpuKnown    bool
+}
+
 // printRunSpeed reports the run's speed and memory from the process itself.
-func printRunSpeed(w io.Writer, r *fabric.Run, res *fabric.Results, wall, build time.Duration) {
+// The CPU time is the run's, as its wall time is: system time well above
+// nothing is the kernel's, mostly faulting in the pages the run's heap
+// grows into, which a run right after another finds cheaper.
+func printRunSpeed(w io.Writer, r *fabric.Run, res *fabric.Results, s runSpeed) {
 	e := r.Cluster.Engine
-	var ru syscall.Rusage
 	peak := "unknown"
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		peak = fmt.Sprintf("%.1f MiB", float64(ru.Maxrss)/1024)
+	if _, rss, ok := processUsage(); ok {
+		peak = fmt.Sprintf("%.1f MiB", float64(rss)/(1<<20))
 	}
-	sec := wall.Seconds()
-	fmt.Fprintf(w, "speed: %.2f s wall (build %.2f s) for %.1f us simulated: %.0f delivered data packets/s, %.3g evals/s; peak RSS %s\n",
-		sec, build.Seconds(), res.SimTimeNS/1e3, float64(res.DataPackets)/sec, float64(e.Evals())/sec, peak)
+	cpu := "unknown"
+	if s.cpuKnown {
+		cpu = fmt.Sprintf("%.2f s user, %.2f s system", s.cpu.user.Seconds(), s.cpu.system.Seconds())
+	}
+	sec := s.wall.Seconds()
+	fmt.Fprintf(w, "speed: %.2f s wall (build %.2f s) for %.1f us simulated: %.0f delivered data packets/s, %.3g evals/s; peak RSS %s; CPU %s\n",
+		sec, s.build.Seconds(), res.SimTimeNS/1e3, float64(res.DataPackets)/sec, float64(e.Evals())/sec, peak, cpu)
 }
 
 // writeHeapProfile writes the live heap, after a collection, as a pprof
