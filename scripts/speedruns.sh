@@ -4,7 +4,8 @@
 # row per run (its core, then from its speed line the wall time, packets
 # per second, peak RSS and the run's user and system CPU time) and, per
 # core and in all, the least, median and greatest wall time and how many
-# runs made the goal. These are the figures of the README's "Speed at scale" table.
+# runs made the goal. These are the figures of the README's "Speed at
+# scale" table.
 #
 #   scripts/speedruns.sh BINARY [runs] [scenario.yaml] [goal packets/s]
 #
