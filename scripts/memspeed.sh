@@ -21,11 +21,14 @@ fi
 bin=$(realpath -- "$1" 2>/dev/null || echo "$1")
 cd "$(dirname "$0")/.."
 runs=${2:-12} core=${3:-1} scenario=${4:-docs/scenarios/speed_1024_leafspine.yaml}
-[ -x "$bin" ] || { echo "memspeed: $bin is not an executable" >&2; exit 2; }
-[ -f "$scenario" ] || { echo "memspeed: no scenario file $scenario" >&2; exit 2; }
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "memspeed: runs must be a positive whole number, not $runs" >&2; exit 2; }
+prog=memspeed
+# shellcheck source=scripts/speed-args.sh
+. scripts/speed-args.sh
+need_executable "$bin"
+need_scenario "$scenario"
+need_count runs "$runs"
 [[ $core =~ ^[0-9]+$ ]] || { echo "memspeed: core must be a CPU number, not $core" >&2; exit 2; }
-command -v taskset >/dev/null 2>&1 || { echo "memspeed: taskset not found (util-linux)" >&2; exit 1; }
+need_taskset
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/memlatency" ./scripts/memlatency

@@ -20,12 +20,14 @@ if [ $# -lt 2 ]; then
   exit 2
 fi
 a=$1 b=$2 pairs=${3:-6} scenario=${4:-docs/scenarios/speed_1024_leafspine.yaml}
-for bin in "$a" "$b"; do
-  [ -x "$bin" ] || { echo "speedpairs: $bin is not an executable" >&2; exit 2; }
-done
-[ -f "$scenario" ] || { echo "speedpairs: no scenario file $scenario" >&2; exit 2; }
-[[ $pairs =~ ^[1-9][0-9]*$ ]] || { echo "speedpairs: pairs must be a positive whole number, not $pairs" >&2; exit 2; }
-command -v taskset >/dev/null 2>&1 || { echo "speedpairs: taskset not found (util-linux)" >&2; exit 1; }
+prog=speedpairs
+# shellcheck source=scripts/speed-args.sh
+. scripts/speed-args.sh
+need_executable "$a"
+need_executable "$b"
+need_scenario "$scenario"
+need_count pairs "$pairs"
+need_taskset
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

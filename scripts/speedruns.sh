@@ -24,11 +24,14 @@ fi
 bin=$(realpath -- "$1" 2>/dev/null || echo "$1")
 cd "$(dirname "$0")/.."
 runs=${2:-10} scenario=${3:-docs/scenarios/speed_1024_leafspine.yaml} goal=${4:-300000}
-[ -x "$bin" ] || { echo "speedruns: $bin is not an executable" >&2; exit 2; }
-[ -f "$scenario" ] || { echo "speedruns: no scenario file $scenario" >&2; exit 2; }
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "speedruns: runs must be a positive whole number, not $runs" >&2; exit 2; }
-[[ $goal =~ ^[1-9][0-9]*$ ]] || { echo "speedruns: the goal must be a positive whole number of packets/s, not $goal" >&2; exit 2; }
-command -v taskset >/dev/null 2>&1 || { echo "speedruns: taskset not found (util-linux)" >&2; exit 1; }
+prog=speedruns
+# shellcheck source=scripts/speed-args.sh
+. scripts/speed-args.sh
+need_executable "$bin"
+need_scenario "$scenario"
+need_count runs "$runs"
+need_count "the goal (packets/s)" "$goal"
+need_taskset
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rows="$work/rows"

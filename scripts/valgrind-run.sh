@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts that run fabricmodel under valgrind
 # (misscurve.sh, callcosts.sh); not run alone.
 
