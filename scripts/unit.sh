@@ -2,7 +2,7 @@
 # Runs every Go test once (no cache) and ends with one summary line,
 # "tests: N passed, M failed, K skipped", counting tests and subtests.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
 go test -count=1 -v ./... 2>&1 | tee "$log" | grep -E '^(ok|FAIL|---|panic:|\s+--- FAIL)' | grep -v -- '--- PASS' 
 status=${PIPESTATUS[0]}
