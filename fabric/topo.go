@@ -1,10 +1,6 @@
 package fabric
 
-import (
-	"fmt"
-
-	"github.com/fabricmodel/fabricmodel/switchasic"
-)
+import "github.com/fabricmodel/fabricmodel/switchasic"
 
 // Topology kinds a TopologyConfig can name.
 const (
@@ -159,74 +155,6 @@ func Endpoints(n int) []int {
 		out[i] = i
 	}
 	return out
-}
-
-// Validate checks the description; the error names the field at fault
-// (by its YAML key) or the limit it breaks: a switch needing more ports
-// than Radix or the port mode has, or more endpoints than the forwarding
-// tables hold (switchasic.DefaultMaxEndpoints, FACTS 5.3).
-func (c TopologyConfig) Validate() error {
-	m, err := c.portMode()
-	if err != nil {
-		return keyed("port_mode", fmt.Errorf("fabric: topology port_mode: %w", err))
-	}
-	if c.Radix < 0 || c.Radix > m.Ports() {
-		return keyed("radix", fmt.Errorf("fabric: topology radix %d: the %s mode has 1 to %d ports", c.Radix, m.Name, m.Ports()))
-	}
-	positive := func(name string, v int) error {
-		if v < 1 {
-			return keyed(name, fmt.Errorf("fabric: topology %s %d: it must be at least 1 for kind %q", name, v, c.Kind))
-		}
-		return nil
-	}
-	if c.LinksPerSpine < 0 {
-		return keyed("links_per_spine", fmt.Errorf("fabric: topology links_per_spine %d: it must be 0 (one link) or more", c.LinksPerSpine))
-	}
-	R, L := c.radix(m), c.linksPerSpine()
-	var leafPorts, spinePorts, corePorts int
-	switch c.Kind {
-	case KindLeafSpine, KindRails:
-		for _, f := range []struct {
-			name string
-			v    int
-		}{{"leaves", c.Leaves}, {"spines", c.Spines}, {"hosts_per_leaf", c.HostsPerLeaf}} {
-			if err := positive(f.name, f.v); err != nil {
-				return err
-			}
-		}
-		if c.Kind == KindRails {
-			if err := positive("rails", c.Rails); err != nil {
-				return err
-			}
-		}
-		leafPorts, spinePorts = c.HostsPerLeaf+c.Spines*L, c.Leaves*L
-	case KindFatTree:
-		if c.K < 2 || c.K%2 != 0 {
-			return keyed("k", fmt.Errorf("fabric: topology k %d: a fat tree needs an even k of at least 2", c.K))
-		}
-		if c.HostsPerLeaf < 0 {
-			return keyed("hosts_per_leaf", fmt.Errorf("fabric: topology hosts_per_leaf %d: it must be 0 (k/2) or more", c.HostsPerLeaf))
-		}
-		if c.Leaves != 0 || c.Spines != 0 || c.Rails != 0 || c.LinksPerSpine != 0 {
-			return keyed("kind", fmt.Errorf("fabric: topology kind fattree is sized by k (and hosts_per_leaf); leaves, spines, links_per_spine and rails must be 0"))
-		}
-		leafPorts, spinePorts, corePorts = c.hostsPerLeaf()+c.K/2, c.K, c.K
-	default:
-		return keyed("kind", fmt.Errorf("fabric: topology kind %q: want %q, %q or %q", c.Kind, KindLeafSpine, KindFatTree, KindRails))
-	}
-	for _, t := range []struct {
-		name  string
-		ports int
-	}{{"leaf", leafPorts}, {"spine", spinePorts}, {"core", corePorts}} {
-		if t.ports > R {
-			return fmt.Errorf("fabric: topology %s: a %s switch needs %d ports, over the radix of %d (%s)", c.Kind, t.name, t.ports, R, m.Name)
-		}
-	}
-	if n := c.Endpoints(); n > switchasic.DefaultMaxEndpoints {
-		return fmt.Errorf("fabric: topology %s has %d endpoints (ids 0..%d); the forwarding tables hold %d (switchasic.DefaultMaxEndpoints, FACTS 5.3)",
-			c.Kind, n, n-1, switchasic.DefaultMaxEndpoints)
-	}
-	return nil
 }
 
 // CheckFlows validates flows against the topology: ValidateFlows over its

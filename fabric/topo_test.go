@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fabricmodel/fabricmodel/nic400g"
@@ -144,7 +145,25 @@ func TestTopologyValidateNamesTheField(t *testing.T) {
 	}{
 		{TopologyConfig{Kind: "torus"}, `kind "torus"`},
 		{TopologyConfig{Kind: KindFatTree, K: 5}, "k 5"},
-		{TopologyConfig{Kind: KindFatTree, K: 4, Leaves: 2}, "leaves, spines"},
+		{TopologyConfig{Kind: KindFatTree, K: 4, Leaves: 2}, "leaves 2: kind fattree has no leaves (a key of kind leafspine and rails)"},
+		{TopologyConfig{Kind: KindFatTree, K: 4, LinksPerSpine: 2}, "links_per_spine 2: kind fattree has no links_per_spine"},
+		{TopologyConfig{Kind: KindLeafSpine, Leaves: 2, Spines: 2, HostsPerLeaf: 2, K: 8}, "k 8: kind leafspine has no k (a key of kind fattree)"},
+		{TopologyConfig{Kind: KindLeafSpine, Leaves: 2, Spines: 2, HostsPerLeaf: 2, Rails: 3}, "rails 3: kind leafspine has no rails (a key of kind rails)"},
+		{TopologyConfig{Kind: KindLeafSpine, Leaves: 2, Spines: 2, HostsPerLeaf: 2, Tier2CableMillimetres: 5}, "tier2_cable_mm 5: kind leafspine has no tier2_cable_mm"},
+		{TopologyConfig{Kind: KindRails, Leaves: 2, Spines: 2, HostsPerLeaf: 2, Rails: 2, K: 4}, "k 4: kind rails has no k"},
+		// counts that would overflow the products of the port and
+		// endpoint checks are bounded on their own first
+		{TopologyConfig{Kind: KindRails, Leaves: 2, Spines: 2, HostsPerLeaf: 2, Rails: 1 << 62}, "rails 4611686018427387904: it must be 1 to 131072"},
+		{TopologyConfig{Kind: KindLeafSpine, Leaves: 2, Spines: 1 << 62, HostsPerLeaf: 2, LinksPerSpine: 4}, "spines 4611686018427387904: it must be 1 to 128"},
+		{TopologyConfig{Kind: KindLeafSpine, Leaves: 1 << 62, Spines: 2, HostsPerLeaf: 2, LinksPerSpine: 4}, "leaves 4611686018427387904: it must be 1 to 128"},
+		{TopologyConfig{Kind: KindLeafSpine, Leaves: 2, Spines: 2, HostsPerLeaf: 2, LinksPerSpine: 1 << 62}, "links_per_spine 4611686018427387904: it must be 0 (one link) to 128"},
+		{TopologyConfig{Kind: KindLeafSpine, Leaves: 2, Spines: 2, HostsPerLeaf: 1 << 62}, "hosts_per_leaf 4611686018427387904: it must be 1 to 128"},
+		{TopologyConfig{Kind: KindFatTree, K: 4, HostsPerLeaf: 1 << 62}, "hosts_per_leaf 4611686018427387904: it must be 0 (k/2) to 128"},
+		{TopologyConfig{Kind: KindFatTree, K: 1 << 62}, "a leaf switch needs 4611686018427387904 ports"},
+		// the products: endpoints, switches and switch ports
+		{TopologyConfig{Kind: KindRails, Leaves: 128, Spines: 1, HostsPerLeaf: 127, Rails: 9}, "146304 endpoints"},
+		{TopologyConfig{Kind: KindRails, Leaves: 1, Spines: 1, HostsPerLeaf: 1, Rails: 40000}, "80000 switches; the model builds at most 65536"},
+		{TopologyConfig{Kind: KindFatTree, K: 128, HostsPerLeaf: 1}, "2105344 switch ports; the model builds at most 1048576"},
 		{TopologyConfig{Kind: KindLeafSpine, Spines: 1, HostsPerLeaf: 1}, "leaves 0"},
 		{TopologyConfig{Kind: KindRails, Leaves: 1, Spines: 1, HostsPerLeaf: 1}, "rails 0"},
 		{TopologyConfig{Kind: KindLeafSpine, Leaves: 1, Spines: 1, HostsPerLeaf: 1, PortMode: "3x7G"}, "port_mode"},
@@ -156,6 +175,25 @@ func TestTopologyValidateNamesTheField(t *testing.T) {
 	for _, c := range cases {
 		require.ErrorContains(t, c.cfg.Validate(), c.want)
 		_, err := Build(c.cfg, topoNIC, rtlmodel.Options{})
+		require.ErrorContains(t, err, c.want)
+	}
+}
+
+// A scenario's topology key that its kind does not take, or a count
+// whose products would overflow, is reported at the key's line.
+func TestTopologyErrorsCarryTheKeysLine(t *testing.T) {
+	for _, c := range []struct {
+		topo string
+		line int
+		want string
+	}{
+		{"  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  k: 8\n", 8, "topology k 8: kind leafspine has no k"},
+		{"  kind: leafspine\n  leaves: 2\n  spines: 2\n  rails: 3\n  hosts_per_leaf: 2\n", 7, "topology rails 3: kind leafspine has no rails"},
+		{"  kind: rails\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  rails: 4611686018427387904\n", 8, "rails 4611686018427387904: it must be 1 to 131072"},
+		{"  kind: leafspine\n  leaves: 2\n  spines: 4611686018427387904\n  links_per_spine: 4\n  hosts_per_leaf: 2\n", 6, "spines 4611686018427387904: it must be 1 to 128"},
+	} {
+		_, err := ParseScenario("s.yaml", []byte("name: x\nseed: 1\ntopology:\n"+c.topo+"workload:\n  kind: permutation\n  bytes: 1000\n"))
+		require.ErrorContains(t, err, fmt.Sprintf("s.yaml:%d: ", c.line))
 		require.ErrorContains(t, err, c.want)
 	}
 }
