@@ -3,8 +3,6 @@ package fabric
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
@@ -220,31 +218,6 @@ func (r *Run) wire() error {
 	}
 	r.sched = t
 	return nil
-}
-
-// degrade applies topology.degraded_uplink ("switch/port/lanes").
-func (s *Scenario) degrade(c *Cluster) error {
-	d := s.Topology.DegradedUplink
-	if d == "" {
-		return nil
-	}
-	parts := strings.Split(d, "/")
-	if len(parts) != 3 {
-		return keyed("topology.degraded_uplink", fmt.Errorf("topology.degraded_uplink %q: want switch/port/lanes", d))
-	}
-	var v [3]int
-	for i, p := range parts {
-		x, err := strconv.Atoi(p)
-		if err != nil {
-			return keyed("topology.degraded_uplink", fmt.Errorf("topology.degraded_uplink %q: %v", d, err))
-		}
-		v[i] = x
-	}
-	sws := c.Switches()
-	if v[0] < 0 || v[0] >= len(sws) || v[1] < 0 || v[1] >= len(sws[v[0]].Ports()) {
-		return keyed("topology.degraded_uplink", fmt.Errorf("topology.degraded_uplink %q: no such switch port", d))
-	}
-	return keyedUnder("topology.degraded_uplink", sws[v[0]].TxPhy(v[1]).Wire().DegradeAt(0, v[2]))
 }
 
 // Step runs to until; it reports whether every flow has ended: completed,

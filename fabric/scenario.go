@@ -167,7 +167,7 @@ func parseScenario(name string, data []byte, lines bool) (*Scenario, error) {
 // reported with its key (and, from a file, its line) before anything is
 // built.
 func (s *Scenario) Validate() error {
-	if err := s.Topology.TopologyConfig.Validate(); err != nil {
+	if err := s.Topology.validate(); err != nil {
 		return keyedUnder("topology", fmt.Errorf("topology: %w", err))
 	}
 	switch s.Workload.Kind {

@@ -53,7 +53,7 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 			"    - {bytes: 100, p: 0.5}\n    - {bytes: 10, p: 1}\n", "size_cdf[1]", 13, true},
 		{"load", scenarioBase + "workload:\n  kind: background\n  load: 2\n  duration_us: 10\n  size_cdf:\n    - {bytes: 100, p: 1}\n", "load 2", 9, true},
 		{"degraded uplink", "name: x\ntopology:\n  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  degraded_uplink: 9/9/9\n" + scenarioWorkload,
-			"no such switch port", 7, true},
+			"switch 9: the fabric has switches 0 to 3", 7, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := ParseScenario("s.yaml", []byte(c.yaml))
