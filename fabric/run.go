@@ -47,7 +47,8 @@ func newRun(s *Scenario, mode EngineMode) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	nicCfg := func(i int) nic400g.Config { return s.nicConfig(i) }
+	endpoints := s.Topology.Endpoints()
+	nicCfg := func(i int) nic400g.Config { return s.nicConfig(i, endpoints) }
 	opts := rtlmodel.Options{Seed: s.Seed, WatchdogCycles: 50_000_000, AlwaysTick: mode.AlwaysTick,
 		ShuffleEval: mode.ShuffleSeed != 0, ShuffleSeed: mode.ShuffleSeed, OnePartition: mode.Lockstep}
 	topo := s.Topology.TopologyConfig
@@ -116,9 +117,14 @@ func (e ECNSpec) curve() switchasic.WREDConfig {
 		PmaxQ: uint16(min(e.Pmax, 1) * 65535)}
 }
 
-// nicConfig is endpoint i's NIC with the scenario's changes.
-func (s *Scenario) nicConfig(i int) nic400g.Config {
+// nicConfig is endpoint i's NIC, in a fabric of the given endpoints, with
+// the scenario's changes. The hosts' schedulers number a connection's QP
+// by its peer's endpoint (hostScheduler.Eval), so a NIC has at least a QP
+// per endpoint; the numbers, and so the headers and ECMP hashes, stay as
+// they are.
+func (s *Scenario) nicConfig(i, endpoints int) nic400g.Config {
 	c := nic400g.DefaultConfig(uint32(i))
+	c.QPs = max(c.QPs, endpoints)
 	c.Seed = s.Seed*1_000_003 + uint64(i)
 	n := s.NIC
 	if n.CC != "" {
