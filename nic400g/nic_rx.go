@@ -17,6 +17,8 @@ func (n *NIC) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 		n.obeyPFC(d, now)
 	case !n.icrcGood(d):
 		n.st.icrcDrops.Inc()
+	case int(d.Meta.DestQP) >= len(n.qps):
+		n.st.badQP.Inc() // no such QP: dropped, as a NIC drops a packet for an invalid QP
 	case d.Meta.Flags&flagPull != 0:
 		n.rxPull(d, now)
 	case d.Meta.Flags&flagReadReq != 0:

@@ -61,7 +61,7 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(s.paused.Counter(), "tx_paused", "ps", "time the transmitter was paused by the PFC frames it received (FACTS 2.7), counted up to the last PFC frame or settle")
 	own(&s.intAcks, "int_acks", "frames", "acknowledgements whose echoed HPCC INT stack went to congestion control")
 	own(&s.intHops, "int_hops", "records", "hop records in those INT stacks")
-	own(&s.badQP, "bad_qp", "requests", "work requests for a QP beyond the configured count")
+	own(&s.badQP, "bad_qp", "events", "work requests and received frames for a QP beyond the configured count, dropped")
 	own(&s.cqeOverflow, "cqe_overflow", "completions", "completions the driver link could not take in their cycle")
 	own(&s.icrcDrops, "rx_icrc_drops", "frames", "frames dropped for an ICRC mismatch")
 	own(&s.pulls, "pulls_sent", "frames", "EQDS pulls (credit grants) sent")
