@@ -24,9 +24,11 @@ type Options struct {
 	// exact.
 	OnePartition bool
 	// WatchdogCycles stops the run with a *DeadlockError when no link moves
-	// anything for this many cycles of the fastest domain. 0 turns the
-	// timer off; a run that goes quiet with blocked components is reported
-	// either way.
+	// anything for this many cycles of the fastest domain, counted to an
+	// edge that ran and moved nothing either: a run asleep until a wake
+	// that moves something (a workload's next start, however far ahead)
+	// has not stalled. 0 turns the timer off; a run that goes quiet with
+	// blocked components is reported either way.
 	WatchdogCycles uint64
 }
 
@@ -348,12 +350,12 @@ func (e *Engine) Run(until Time) error {
 			e.now, e.cur.now = until, until
 			return nil
 		}
-		if e.watchdog > 0 && t > e.progressTime && t-e.progressTime > e.watchdog {
-			return e.deadlock(fmt.Sprintf("no progress for %d cycles", e.opts.WatchdogCycles))
-		}
 		e.now, e.cur.now = t, t
 		if err := e.runDue(t); err != nil {
 			return err
+		}
+		if e.stalled(t) {
+			return e.stall()
 		}
 	}
 	return nil

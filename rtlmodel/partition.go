@@ -252,10 +252,6 @@ func (e *Engine) runWindows(until Time) error {
 			e.alignNow(until)
 			return nil
 		}
-		if e.watchdog > 0 && t0 > e.progressTime && t0-e.progressTime > e.watchdog {
-			e.alignNow(t0)
-			return e.deadlock(fmt.Sprintf("no progress for %d cycles", e.opts.WatchdogCycles))
-		}
 		// nothing anywhere before t0: every partition has run to it
 		for i, d := range e.doneUntil {
 			if d < t0 {
@@ -301,6 +297,10 @@ func (e *Engine) runWindows(until Time) error {
 			}
 			e.next[i] = min(t, untold)
 			e.doneUntil[i] = end
+		}
+		if e.stalled(t0) {
+			e.alignNow(t0)
+			return e.stall()
 		}
 	}
 	return nil

@@ -57,3 +57,18 @@ func (e *Engine) deadlock(why string) error {
 	}
 	return d
 }
+
+// stalled reports whether the watchdog fires after the edges at t have
+// run: more than its span has passed since anything last moved, and they
+// moved nothing either. It is asked after the edges, not before: time
+// the whole run sleeps through to a wake far ahead (a host waiting for
+// its next flow's start) is no stall if that wake moves something, while
+// components that keep running without moving anything are one.
+func (e *Engine) stalled(t Time) bool {
+	return e.watchdog > 0 && t > e.progressTime && t-e.progressTime > e.watchdog
+}
+
+// stall is the watchdog's deadlock report.
+func (e *Engine) stall() error {
+	return e.deadlock(fmt.Sprintf("no progress for %d cycles", e.opts.WatchdogCycles))
+}
