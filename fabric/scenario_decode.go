@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -21,6 +22,9 @@ import (
 // type fabric.ScenarioWorkload". With lines false (text a program wrote)
 // the lines are left out.
 func decodeScenario(s *Scenario, src *scenarioSource, data []byte, lines bool) error {
+	if err := checkUTF8(data); err != nil {
+		return located(src.name, err.line, lines, err.msg)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	root := new(yaml.Node)
 	if err := dec.Decode(root); err != nil {
@@ -36,6 +40,13 @@ func decodeScenario(s *Scenario, src *scenarioSource, data []byte, lines bool) e
 			"a second YAML document: a scenario file holds one scenario (write each in a file of its own)")
 	case !errors.Is(err, io.EOF):
 		return yamlErrors(src.name, err, nil, lines)
+	}
+	if errs := numberErrors(root); len(errs) > 0 {
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = located(src.name, e.line, lines, e.msg).Error()
+		}
+		return errors.New(strings.Join(msgs, "\n"))
 	}
 	strict := yaml.NewDecoder(bytes.NewReader(data))
 	strict.KnownFields(true)
@@ -326,4 +337,27 @@ func goKind(goType string) string {
 		return "a mapping" // one of the scenario's structs
 	}
 	return "a " + t
+}
+
+// checkUTF8 finds the first byte of a scenario's text that is not UTF-8,
+// with its line, which the YAML library's "invalid leading UTF-8 octet"
+// leaves out. Text that starts with a UTF-16 byte order mark is the
+// library's to read.
+func checkUTF8(data []byte) *textError {
+	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return &textError{line: line, msg: fmt.Sprintf("byte 0x%02x, character %d of the line, is not UTF-8: a scenario is UTF-8 text", data[i], col)}
+		}
+		if r == '\n' {
+			line, col = line+1, 0
+		}
+		i += size
+		col++
+	}
+	return nil
 }
