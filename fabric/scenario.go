@@ -178,6 +178,9 @@ func (s *Scenario) Validate() error {
 	if s.Workload.Kind != "csv" && s.Workload.Kind != "background" && s.Workload.Bytes == 0 {
 		return keyed("workload.bytes", fmt.Errorf("workload.bytes: a flow needs at least one byte"))
 	}
+	if err := s.checkBounds(); err != nil {
+		return err
+	}
 	if s.Workload.Kind == "csv" && s.Workload.File == "" {
 		return keyed("workload.file", fmt.Errorf("workload.file: kind csv needs a trace file (src,dst,bytes,start_ns)"))
 	}

@@ -45,6 +45,19 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 		{"cut-through", scenarioBase + scenarioWorkload + "switch:\n  cut_through_bytes: 500\n", "cut_through_bytes 500", 11, false},
 		{"buffer", scenarioBase + scenarioWorkload + "switch:\n  lb: spray\n  buffer_bytes: 10\n", "switch.buffer_bytes 10: TMConfig.BufferBytes 10", 12, false},
 		{"csv without file", scenarioBase + "workload:\n  kind: csv\n", "workload.file", 7, false},
+		// times, lengths and sizes that would overflow their conversion
+		{"max time", "name: x\nmax_time_us: 18446744073710\n" + scenarioBase[len("name: x\n"):] + scenarioWorkload,
+			"max_time_us 18446744073710: microseconds, at most 10000000 (10 s of simulated time)", 2, false},
+		{"start", scenarioBase + scenarioWorkload + "  start_us: 18446744073710\n", "workload.start_us 18446744073710: microseconds, at most 10000000", 10, false},
+		{"duration", scenarioBase + "workload:\n  kind: background\n  load: 0.5\n  duration_us: 10000001\n  size_cdf:\n    - {bytes: 100, p: 1}\n",
+			"workload.duration_us 10000001: microseconds, at most 10000000", 10, false},
+		{"host cable", "name: x\ntopology:\n  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  host_cable_mm: 3689348814741911\n" + scenarioWorkload,
+			"topology.host_cable_mm 3689348814741911: millimetres, at most 1000000 (1 km", 7, false},
+		{"tier1 cable", "name: x\ntopology:\n  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  tier1_cable_mm: 1000001\n" + scenarioWorkload,
+			"topology.tier1_cable_mm 1000001: millimetres", 7, false},
+		{"flow bytes", scenarioBase + "workload:\n  kind: permutation\n  bytes: 68719476737\n", "workload.bytes 68719476737: bytes, at most 68719476736 (64 GiB", 9, false},
+		{"size cdf bytes", scenarioBase + "workload:\n  kind: background\n  size_cdf:\n    - {bytes: 100, p: 0.5}\n    - {bytes: 18446744073709551615, p: 1}\n",
+			"workload.size_cdf.1.bytes 18446744073709551615: bytes, at most", 11, false},
 		// found when the run is built
 		{"incast senders", scenarioBase + "workload:\n  kind: incast\n  senders: 100\n  bytes: 10\n", "incast of 100 senders", 9, true},
 		{"incast receiver", scenarioBase + "workload:\n  kind: incast\n  senders: 2\n  receiver: 50\n  bytes: 10\n", "into endpoint 50", 10, true},
@@ -52,6 +65,8 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 		{"size cdf point", scenarioBase + "workload:\n  kind: background\n  load: 0.5\n  duration_us: 10\n  size_cdf:\n" +
 			"    - {bytes: 100, p: 0.5}\n    - {bytes: 10, p: 1}\n", "size_cdf[1]", 13, true},
 		{"load", scenarioBase + "workload:\n  kind: background\n  load: 2\n  duration_us: 10\n  size_cdf:\n    - {bytes: 100, p: 1}\n", "load 2", 9, true},
+		{"background flows", scenarioBase + "workload:\n  kind: background\n  load: 1\n  duration_us: 10000000\n  size_cdf:\n    - {bytes: 1, p: 1}\n",
+			"background would draw about 2e+12 flows", 10, true},
 		{"degraded uplink", "name: x\ntopology:\n  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  degraded_uplink: 9/9/9\n" + scenarioWorkload,
 			"switch 9: the fabric has switches 0 to 3", 7, false},
 	} {

@@ -92,6 +92,8 @@ func drawSize(cdf []CDFPoint, u float64) uint64 {
 // (exponential gaps, rounded to the picosecond), each from a uniform host
 // to a uniform other host with a size drawn from SizeCDF. Over a long
 // enough Duration the offered bytes approach Load of the hosts' capacity.
+// A mix expected to hold more than two million flows is refused before
+// any is drawn.
 func Background(cfg BackgroundConfig) ([]Flow, error) {
 	if err := checkHosts("background", cfg.Hosts, 2); err != nil {
 		return nil, err
@@ -109,6 +111,11 @@ func Background(cfg BackgroundConfig) ([]Flow, error) {
 	}
 	n := len(cfg.Hosts)
 	perSecond := cfg.Load * float64(n) * cfg.LinkBitsPerSecond / (8 * MeanBytes(cfg.SizeCDF))
+	if expected := perSecond * float64(cfg.Duration) / 1e12; expected > maxBackgroundFlows {
+		return nil, keyed("duration_us", fmt.Errorf("fabric: background would draw about %.3g flows (load %v of %d hosts over %v, "+
+			"flows of %.0f bytes on average); at most %d: shorten the duration, lower the load or make the flows larger",
+			expected, cfg.Load, n, cfg.Duration, MeanBytes(cfg.SizeCDF), maxBackgroundFlows))
+	}
 	meanGap := 1e12 / perSecond // ps
 	rng := rtlmodel.NewRNG(cfg.Seed, "fabric/background")
 	var flows []Flow

@@ -20,8 +20,8 @@ var traceColumns = []string{"src", "dst", "bytes", "start_ns"}
 // ReadTraceCSV reads flows from CSV: a header naming the columns src, dst,
 // bytes and start_ns (any order, case and surrounding spaces ignored; no
 // other columns), then one flow per row: source and destination endpoint,
-// message bytes (at least 1) and start time in nanoseconds. Lines starting
-// with # are comments. Flows get IDs in row order and no dependencies.
+// message bytes (1 to 64 GiB) and start time in nanoseconds (up to
+// 10 s). Lines starting with # are comments. Flows get IDs in row order and no dependencies.
 // Errors name the line (1 is the header). Endpoints are TopologyConfig
 // ids (FACTS 5.3); times become picoseconds.
 func ReadTraceCSV(r io.Reader) ([]Flow, error) {
@@ -82,8 +82,10 @@ func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 			return nil, nil, fmt.Errorf("fabric: trace line %d: src and dst are both %d", line, src)
 		case bytes == 0:
 			return nil, nil, fmt.Errorf("fabric: trace line %d: bytes must be at least 1", line)
-		case ns > uint64(rtlmodel.Forever)/uint64(rtlmodel.Nanosecond):
-			return nil, nil, fmt.Errorf("fabric: trace line %d: start_ns %d overflows the picosecond clock", line, ns)
+		case bytes > maxFlowBytes:
+			return nil, nil, fmt.Errorf("fabric: trace line %d: bytes %d: at most %d (64 GiB, 1.4 s of a 400G link)", line, bytes, uint64(maxFlowBytes))
+		case ns > maxScenarioUS*1000:
+			return nil, nil, fmt.Errorf("fabric: trace line %d: start_ns %d: at most %d (10 s of simulated time)", line, ns, uint64(maxScenarioUS*1000))
 		}
 		flows = append(flows, Flow{ID: len(flows), Src: int(src), Dst: int(dst), Bytes: bytes,
 			Start: rtlmodel.Time(ns) * rtlmodel.Nanosecond})

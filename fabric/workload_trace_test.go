@@ -36,7 +36,9 @@ func TestReadTraceCSVErrorsNameTheLine(t *testing.T) {
 		{"src,dst,bytes,start_ns\n1,2,0,4\n", "line 2: bytes must be at least 1"},
 		{"src,dst,bytes,start_ns\n1,2,3\n", "line 2: wrong number of fields"},
 		{"src,dst,bytes,start_ns\n1,2,3,-4\n", `line 2: start_ns "-4"`},
-		{"src,dst,bytes,start_ns\n1,2,3,18446744073709552\n", "line 2: start_ns 18446744073709552 overflows"},
+		{"src,dst,bytes,start_ns\n1,2,3,18446744073709552\n", "line 2: start_ns 18446744073709552: at most 10000000000 (10 s"},
+		{"src,dst,bytes,start_ns\n1,2,3,4\n1,2,3,10000000001\n", "line 3: start_ns 10000000001: at most"},
+		{"src,dst,bytes,start_ns\n1,2,18446744073709551615,4\n", "line 2: bytes 18446744073709551615: at most 68719476736 (64 GiB"},
 		{"src,dst,bytes,start_ns\n1,2,3,\"4\n", "line 2:"},
 	}
 	for _, c := range cases {

@@ -1,0 +1,54 @@
+package fabric
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Bounds of a scenario's times, lengths and sizes: well past anything a
+// fabric run simulates, and far enough below 2^64 picoseconds or bytes
+// that no conversion or sum of them overflows (a time of 2^64/10^6 us
+// would wrap to almost nothing).
+const (
+	// maxScenarioUS bounds every time a scenario gives in microseconds
+	// (max_time_us, workload.start_us, workload.duration_us) and a
+	// trace's start_ns: 10 s of simulated time.
+	maxScenarioUS = 10_000_000
+	// maxCableMM bounds a cable's length: 1 km, past the longest run
+	// inside a data centre.
+	maxCableMM = 1_000_000
+	// maxFlowBytes bounds one flow's bytes (workload.bytes, a size_cdf
+	// point, a trace's bytes): 64 GiB, 1.4 s of a 400G link.
+	maxFlowBytes = 1 << 36
+	// maxBackgroundFlows bounds the flows a background workload is
+	// expected to draw (in each rail plane), which it holds in memory.
+	maxBackgroundFlows = 2_000_000
+)
+
+// checkBounds rejects a time, length or size past its bound, naming the
+// key, the unit and the bound.
+func (s *Scenario) checkBounds() error {
+	var errs []error
+	bound := func(key string, v, most uint64, unit, what string) {
+		if v > most {
+			errs = append(errs, keyed(key, fmt.Errorf("%s %d: %s, at most %d (%s)", key, v, unit, most, what)))
+		}
+	}
+	us := func(key string, v uint64) { bound(key, v, maxScenarioUS, "microseconds", "10 s of simulated time") }
+	us("max_time_us", s.MaxTimeUS)
+	us("workload.start_us", s.Workload.StartUS)
+	us("workload.duration_us", s.Workload.DurationUS)
+	topo := s.Topology.TopologyConfig
+	mm := func(key string, v uint64) {
+		bound(key, v, maxCableMM, "millimetres", "1 km, past any cable inside a data centre")
+	}
+	mm("topology.host_cable_mm", topo.HostCableMillimetres)
+	mm("topology.tier1_cable_mm", topo.Tier1CableMillimetres)
+	mm("topology.tier2_cable_mm", topo.Tier2CableMillimetres)
+	const flowBytes = "64 GiB, 1.4 s of a 400G link"
+	bound("workload.bytes", s.Workload.Bytes, maxFlowBytes, "bytes", flowBytes)
+	for i, p := range s.Workload.SizeCDF {
+		bound(fmt.Sprintf("workload.size_cdf.%d.bytes", i), p.Bytes, maxFlowBytes, "bytes", flowBytes)
+	}
+	return errors.Join(errs...)
+}
