@@ -26,7 +26,7 @@ const (
 )
 
 // checkBounds rejects a time, length or size past its bound, naming the
-// key, the unit and the bound.
+// key, the unit and the bound, and a count of ranks below 0.
 func (s *Scenario) checkBounds() error {
 	var errs []error
 	bound := func(key string, v, most uint64, unit, what string) {
@@ -49,6 +49,9 @@ func (s *Scenario) checkBounds() error {
 	bound("workload.bytes", s.Workload.Bytes, maxFlowBytes, "bytes", flowBytes)
 	for i, p := range s.Workload.SizeCDF {
 		bound(fmt.Sprintf("workload.size_cdf.%d.bytes", i), p.Bytes, maxFlowBytes, "bytes", flowBytes)
+	}
+	if s.Workload.Ranks < 0 {
+		errs = append(errs, keyed("workload.ranks", fmt.Errorf("workload.ranks %d: the endpoints taking part, 2 or more (0: every endpoint)", s.Workload.Ranks)))
 	}
 	return errors.Join(errs...)
 }

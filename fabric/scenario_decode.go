@@ -42,21 +42,29 @@ func decodeScenario(s *Scenario, src *scenarioSource, data []byte, lines bool) e
 		return yamlErrors(src.name, err, nil, lines)
 	}
 	if errs := numberErrors(root); len(errs) > 0 {
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = located(src.name, e.line, lines, e.msg).Error()
-		}
-		return errors.New(strings.Join(msgs, "\n"))
+		return textErrors(src.name, errs, lines)
 	}
 	strict := yaml.NewDecoder(bytes.NewReader(data))
 	strict.KnownFields(true)
 	if err := strict.Decode(s); err != nil {
 		return yamlErrors(src.name, err, root, lines)
 	}
+	if errs := workloadKeyErrors(root, s.Workload.Kind); len(errs) > 0 {
+		return textErrors(src.name, errs, lines)
+	}
 	if lines {
 		src.root = root
 	}
 	return nil
+}
+
+// textErrors formats faults of the text, one per line.
+func textErrors(name string, errs []textError, lines bool) error {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = located(name, e.line, lines, e.msg).Error()
+	}
+	return errors.New(strings.Join(msgs, "\n"))
 }
 
 // located formats one message at a line of the file: "name:line: msg", or

@@ -48,6 +48,13 @@ func TestScenarioYAMLErrorsSpeakInKeys(t *testing.T) {
 			`s.yaml:11: nic.rto_us: "5.5" is a quoted string, and a number is wanted: write it without the quotes`},
 		{"not UTF-8", "name: sm\xffall\n", "s.yaml:1: byte 0xff, character 9 of the line, is not UTF-8"},
 		{"not UTF-8 further on", "name: x\nseed: 1\n# caf\xe9\n", "s.yaml:3: byte 0xe9, character 6 of the line, is not UTF-8"},
+		// keys the workload's kind would ignore
+		{"key of another kind", scenarioBase + "workload:\n  kind: permutation\n  bytes: 10\n  senders: 2\n",
+			"s.yaml:10: workload.senders: not a key of kind permutation, which takes kind, bytes, ranks, start_us"},
+		{"size on a background", scenarioBase + "workload:\n  kind: background\n  bytes: 10\n  load: 0.5\n",
+			"s.yaml:9: workload.bytes: not a key of kind background, which takes kind, ranks, load, size_cdf, duration_us, start_us"},
+		{"start on a trace", scenarioBase + "workload:\n  kind: csv\n  file: t.csv\n  start_us: 5\n",
+			"s.yaml:10: workload.start_us: not a key of kind csv, which takes kind, file"},
 		{"list for a mapping", "name: x\ntopology: [1, 2]\n", "s.yaml:2: topology: a list is not a mapping"},
 		{"list for a number", scenarioBase + scenarioWorkload + "nic:\n  mtu: [1]\n", "s.yaml:11: nic.mtu: a list is not a whole number"},
 		{"key twice", "name: x\nname: y\n", "s.yaml:2: name: set twice (first at line 1)"},

@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -21,7 +22,8 @@ var traceColumns = []string{"src", "dst", "bytes", "start_ns"}
 // bytes and start_ns (any order, case and surrounding spaces ignored; no
 // other columns), then one flow per row: source and destination endpoint,
 // message bytes (1 to 64 GiB) and start time in nanoseconds (up to
-// 10 s). Lines starting with # are comments. Flows get IDs in row order and no dependencies.
+// 10 s). A UTF-8 byte order mark before the header is skipped. Lines
+// starting with # are comments. Flows get IDs in row order and no dependencies.
 // Errors name the line (1 is the header). Endpoints are TopologyConfig
 // ids (FACTS 5.3); times become picoseconds.
 func ReadTraceCSV(r io.Reader) ([]Flow, error) {
@@ -31,7 +33,13 @@ func ReadTraceCSV(r io.Reader) ([]Flow, error) {
 
 // readTraceCSV is ReadTraceCSV that also returns each flow's line.
 func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
-	cr := csv.NewReader(r)
+	// a UTF-8 byte order mark, which some editors write, is no part of
+	// the first column's name
+	br := bufio.NewReader(r)
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
+		_, _ = br.Discard(3)
+	}
+	cr := csv.NewReader(br)
 	cr.Comment = '#'
 	cr.ReuseRecord = true
 	head, err := cr.Read()

@@ -24,6 +24,14 @@ func TestReadTraceCSV(t *testing.T) {
 	require.Equal(t, flows, back)
 }
 
+// A UTF-8 byte order mark before the header, as some editors write one,
+// is no part of the first column's name.
+func TestReadTraceCSVSkipsByteOrderMark(t *testing.T) {
+	flows, err := ReadTraceCSV(strings.NewReader("\ufeffsrc,dst,bytes,start_ns\n0,1,4096,10\n"))
+	require.NoError(t, err)
+	require.Equal(t, []Flow{{ID: 0, Src: 0, Dst: 1, Bytes: 4096, Start: 10 * rtlmodel.Nanosecond}}, flows)
+}
+
 // Every error names the line at fault.
 func TestReadTraceCSVErrorsNameTheLine(t *testing.T) {
 	cases := []struct{ in, want string }{
@@ -39,6 +47,7 @@ func TestReadTraceCSVErrorsNameTheLine(t *testing.T) {
 		{"src,dst,bytes,start_ns\n1,2,3,18446744073709552\n", "line 2: start_ns 18446744073709552: at most 10000000000 (10 s"},
 		{"src,dst,bytes,start_ns\n1,2,3,4\n1,2,3,10000000001\n", "line 3: start_ns 10000000001: at most"},
 		{"src,dst,bytes,start_ns\n1,2,18446744073709551615,4\n", "line 2: bytes 18446744073709551615: at most 68719476736 (64 GiB"},
+		{"\ufeffsrc,dst,bytes,start_ns\n\ufeff1,2,3,4\n", `line 2: src "\ufeff1" is not a whole number`},
 		{"src,dst,bytes,start_ns\n1,2,3,\"4\n", "line 2:"},
 	}
 	for _, c := range cases {

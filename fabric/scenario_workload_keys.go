@@ -1,0 +1,57 @@
+package fabric
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// workloadKeys lists, for each workload kind, the workload keys it reads
+// besides kind; the others would be ignored silently.
+var workloadKeys = map[string][]string{
+	"incast":         {"bytes", "senders", "receiver", "start_us"},
+	"permutation":    {"bytes", "ranks", "start_us"},
+	"alltoall":       {"bytes", "ranks", "start_us"},
+	"ring_allreduce": {"bytes", "ranks", "start_us"},
+	"hd_allreduce":   {"bytes", "ranks", "start_us"},
+	"background":     {"ranks", "load", "size_cdf", "duration_us", "start_us"},
+	"csv":            {"file"},
+}
+
+// workloadKeyErrors finds the keys a scenario's workload sets that its
+// kind does not read (senders on a permutation, file on an incast), at
+// their lines. A kind it does not know is Validate's to report.
+func workloadKeyErrors(root *yaml.Node, kind string) []textError {
+	keys, ok := workloadKeys[kind]
+	if !ok || root == nil || root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
+		return nil
+	}
+	w := mappingValue(root.Content[0], "workload")
+	if w == nil || w.Kind != yaml.MappingNode {
+		return nil
+	}
+	var errs []textError
+	for i := 0; i+1 < len(w.Content); i += 2 {
+		k := w.Content[i]
+		if k.Value != "kind" && !slices.Contains(keys, k.Value) {
+			errs = append(errs, textError{line: k.Line, msg: fmt.Sprintf("workload.%s: not a key of kind %s, which takes kind, %s",
+				k.Value, kind, strings.Join(keys, ", "))})
+		}
+	}
+	return errs
+}
+
+// mappingValue is the value of key in mapping n, nil when n has none.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
