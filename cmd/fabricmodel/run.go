@@ -67,6 +67,10 @@ func runScenario(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	traceSpans, err := traceFlowsFlag(c)
+	if err != nil {
+		return err
+	}
 	if err := checkOutputs(c); err != nil {
 		return err
 	}
@@ -93,7 +97,7 @@ func runScenario(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	trace, err := startTrace(c, r)
+	trace, err := startTrace(c, r, traceSpans)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func TestRunRejectsBadFlagsBeforeRunning(t *testing.T) {
 		{[]string{"run", "--trace-flows", "2"}, "--trace-flows 2: without --trace there is no trace to write"},
 		{[]string{"run", "--trace", filepath.Join(dir, "t.jsonl"), "--trace-flows", "1,x"}, `--trace-flows 1,x: "x" is not a flow ID`},
 		{[]string{"run", "--trace", filepath.Join(dir, "t.jsonl"), "--trace-flows", "5-2"}, `"5-2" is not a range of flow IDs`},
-		{[]string{"run", "--trace", filepath.Join(dir, "t.jsonl"), "--trace-flows", "30-33"}, "--trace-flows 30-33: fabric: trace: no flow 32 (the run has flows 0 to 31)"},
+		{[]string{"run", "--trace", filepath.Join(dir, "t.jsonl"), "--trace-flows", "30-33"}, "--trace-flows 30-33: no flow 32 (the run has flows 0 to 31)"},
 	} {
 		_, err := runCLI(t, c.args...)
 		require.ErrorContains(t, err, c.want, "%v", c.args)
@@ -79,7 +79,9 @@ func TestRunWritesTheFlowTrace(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	require.Equal(t, `{"schema":"fabricmodel.trace","version":1}`, lines[0])
 	require.Greater(t, len(lines), 3*512*11, "three 2 MB flows of 4 KB packets over eleven links each")
-	ids, err := parseFlowIDs("3, 1-2,3")
+	spans, err := parseFlowIDs("3, 1-2,3")
+	require.NoError(t, err)
+	ids, err := flowIDs(spans, 32)
 	require.NoError(t, err)
 	require.Equal(t, []int{3, 1, 2}, ids)
 }

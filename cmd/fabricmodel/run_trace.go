@@ -22,24 +22,42 @@ type flowTrace struct {
 	err  error // the first error writing, after which it writes no more
 }
 
-// startTrace starts recording the frames of the --trace-flows flows and
-// creates --trace's file when --trace asks for a trace; nil otherwise.
-func startTrace(c *cli.Context, r *fabric.Run) (*flowTrace, error) {
+// traceFlowsFlag reads --trace-flows, before the model is built: the
+// spans of flow IDs --trace follows, or none when there is no --trace.
+func traceFlowsFlag(c *cli.Context) ([]flowSpan, error) {
 	if c.String("trace") == "" {
 		if c.IsSet("trace-flows") {
 			return nil, fmt.Errorf("--trace-flows %s: without --trace there is no trace to write", c.String("trace-flows"))
 		}
 		return nil, nil
 	}
-	ids, err := parseFlowIDs(c.String("trace-flows"))
+	spans, err := parseFlowIDs(c.String("trace-flows"))
 	if err != nil {
+		return nil, fmt.Errorf("--trace-flows %s: %w", c.String("trace-flows"), err)
+	}
+	return spans, nil
+}
+
+// startTrace starts recording the frames of the flows of spans, as
+// traceFlowsFlag read them, and creates --trace's file when --trace asks
+// for a trace; nil otherwise.
+func startTrace(c *cli.Context, r *fabric.Run, spans []flowSpan) (*flowTrace, error) {
+	path := c.String("trace")
+	if path == "" {
+		return nil, nil
+	}
+	ids, err := flowIDs(spans, len(r.Flows))
+	if err != nil {
+		if !c.IsSet("trace-flows") {
+			// the flows are the default's, which the user did not choose
+			return nil, fmt.Errorf("--trace %s: %w", path, err)
+		}
 		return nil, fmt.Errorf("--trace-flows %s: %w", c.String("trace-flows"), err)
 	}
 	rec, err := r.TraceFlows(ids)
 	if err != nil {
 		return nil, fmt.Errorf("--trace-flows %s: %w", c.String("trace-flows"), err)
 	}
-	path := c.String("trace")
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("--trace %s: %w", path, err)
@@ -93,11 +111,15 @@ func (t *flowTrace) abandon() {
 	}
 }
 
+// flowSpan is the flow IDs first to last, both included, of one entry
+// of --trace-flows ("8-11", or "3" as 3-3).
+type flowSpan struct{ first, last int }
+
 // parseFlowIDs reads a comma-separated list of flow IDs and ranges
-// ("0,3,8-11"), in the order given, without repeats.
-func parseFlowIDs(s string) ([]int, error) {
-	var ids []int
-	seen := map[int]bool{}
+// ("0,3,8-11") as spans, in the order given. It lists no ID: a span may
+// reach far beyond the run's flows, which flowIDs checks first.
+func parseFlowIDs(s string) ([]flowSpan, error) {
+	var spans []flowSpan
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		lo, hi, isRange := strings.Cut(part, "-")
@@ -111,10 +133,28 @@ func parseFlowIDs(s string) ([]int, error) {
 				return nil, fmt.Errorf("%q is not a range of flow IDs (from a lower ID to a higher, as 4-7)", part)
 			}
 		}
-		if last-first >= 1<<20 {
-			return nil, fmt.Errorf("%q: more than %d flows", part, 1<<20)
+		spans = append(spans, flowSpan{first, last})
+	}
+	return spans, nil
+}
+
+// flowIDs lists the IDs of spans, in their order and without repeats,
+// once it has checked that every span lies within the run's flows 0 to
+// flows-1: the list is never longer than the run's flows.
+func flowIDs(spans []flowSpan, flows int) ([]int, error) {
+	if flows == 0 {
+		return nil, fmt.Errorf("the run has no flows to trace")
+	}
+	for _, sp := range spans {
+		if sp.last >= flows {
+			return nil, fmt.Errorf("no flow %d (the run has flows 0 to %d)", max(sp.first, flows), flows-1)
 		}
-		for id := first; id <= last; id++ {
+	}
+	var ids []int
+	seen := make([]bool, flows)
+	for _, sp := range spans {
+		// sp.last < flows: the count stops before it could wrap
+		for id := sp.first; id <= sp.last; id++ {
 			if !seen[id] {
 				seen[id] = true
 				ids = append(ids, id)
