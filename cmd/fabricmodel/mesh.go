@@ -50,6 +50,9 @@ func runMesh(c *cli.Context) error {
 	cfg.BufferDepth = c.Int("buffer")
 	cfg.Engine.AlwaysTick = c.Bool("always-tick")
 	cfg.Engine.ShuffleEval = c.Bool("shuffle")
+	if err := checkOutputFiles(c, "", "trace", "vcd", "stats-json", "stats-csv"); err != nil {
+		return err
+	}
 	m, err := mesh.Build(cfg)
 	if err != nil {
 		return err
@@ -58,7 +61,7 @@ func runMesh(c *cli.Context) error {
 	if path := c.String("trace"); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
-			return err
+			return outputError("trace", path, err)
 		}
 		sink := rtlmodel.NewTraceSink(f)
 		sink.Attach(m.Engine)
@@ -67,7 +70,7 @@ func runMesh(c *cli.Context) error {
 	if path := c.String("vcd"); path != "" {
 		f, err := os.Create(path)
 		if err != nil {
-			return err
+			return outputError("vcd", path, err)
 		}
 		probe, err := mesh.AttachVCD(m, f)
 		if err != nil {
@@ -106,6 +109,9 @@ func runMesh(c *cli.Context) error {
 	return nil
 }
 
+// writeStats writes the registry's metrics as JSON to jsonPath and as
+// CSV to csvPath, each when not "": the files of the flags --stats-json
+// and --stats-csv, which its errors name.
 func writeStats(reg *rtlmodel.Registry, jsonPath, csvPath string) error {
 	write := func(path string, fn func(io.Writer) error) error {
 		if path == "" {
@@ -122,9 +128,12 @@ func writeStats(reg *rtlmodel.Registry, jsonPath, csvPath string) error {
 		return f.Close()
 	}
 	if err := write(jsonPath, reg.WriteJSON); err != nil {
-		return err
+		return outputError("stats-json", jsonPath, err)
 	}
-	return write(csvPath, reg.WriteCSV)
+	if err := write(csvPath, reg.WriteCSV); err != nil {
+		return outputError("stats-csv", csvPath, err)
+	}
+	return nil
 }
 
 func printMeshReport(w io.Writer, r mesh.Report) {

@@ -109,7 +109,7 @@ func runScenario(c *cli.Context) error {
 		f, err := os.Create(path)
 		if err != nil {
 			trace.abandon()
-			return fmt.Errorf("--cpuprofile %s: %w", path, err)
+			return outputError("cpuprofile", path, err)
 		}
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Close()
@@ -148,7 +148,7 @@ func runScenario(c *cli.Context) error {
 	}
 	if path := c.String("memprofile"); path != "" {
 		if err := writeHeapProfile(path); err != nil {
-			return err
+			return outputError("memprofile", path, err)
 		}
 	}
 	res := r.Results()
@@ -254,47 +254,61 @@ func printResults(w io.Writer, res *fabric.Results) {
 	_ = t.Render()
 }
 
+// writeOutputs writes the results to the files and the directory of
+// --json, --csv and --plots; its errors name the flag.
 func writeOutputs(c *cli.Context, res *fabric.Results) error {
 	if path := c.String("json"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		enc := json.NewEncoder(f)
-		enc.SetIndent("", " ")
-		if err := enc.Encode(res); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
+		if err := writeResultsJSON(path, res); err != nil {
+			return outputError("json", path, err)
 		}
 	}
 	if path := c.String("csv"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		cw := csv.NewWriter(f)
-		_ = cw.Write([]string{"id", "src", "dst", "bytes", "job", "start_ns", "fct_ns"})
-		for _, fl := range res.PerFlow {
-			_ = cw.Write([]string{strconv.Itoa(fl.ID), strconv.Itoa(fl.Src), strconv.Itoa(fl.Dst),
-				strconv.FormatUint(fl.Bytes, 10), strconv.Itoa(fl.Job),
-				strconv.FormatFloat(fl.StartNS, 'f', 3, 64), strconv.FormatFloat(fl.FCTNS, 'f', 3, 64)})
-		}
-		cw.Flush()
-		if err := cw.Error(); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
+		if err := writeFlowsCSV(path, res); err != nil {
+			return outputError("csv", path, err)
 		}
 	}
 	if dir := c.String("plots"); dir != "" {
-		return writePlots(dir, res)
+		if err := writePlots(dir, res); err != nil {
+			return outputError("plots", dir, err)
+		}
 	}
 	return nil
+}
+
+// writeResultsJSON writes the results as indented JSON to path.
+func writeResultsJSON(path string, res *fabric.Results) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(res); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeFlowsCSV writes a row of the results per flow as CSV to path.
+func writeFlowsCSV(path string, res *fabric.Results) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(f)
+	_ = cw.Write([]string{"id", "src", "dst", "bytes", "job", "start_ns", "fct_ns"})
+	for _, fl := range res.PerFlow {
+		_ = cw.Write([]string{strconv.Itoa(fl.ID), strconv.Itoa(fl.Src), strconv.Itoa(fl.Dst),
+			strconv.FormatUint(fl.Bytes, 10), strconv.Itoa(fl.Job),
+			strconv.FormatFloat(fl.StartNS, 'f', 3, 64), strconv.FormatFloat(fl.FCTNS, 'f', 3, 64)})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // runSpeed is what the speed line reports of the run itself: its wall

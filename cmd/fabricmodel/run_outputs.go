@@ -1,20 +1,55 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 )
 
+// runOutputFiles are the run's flags that name a file the run writes.
+var runOutputFiles = []string{"json", "csv", "stats-json", "stats-csv", "trace", "cpuprofile", "memprofile"}
+
 // checkOutputs checks, before a run starts, that the files the run's flags
 // ask for can be written where they are asked for, so that a mistyped
-// path fails at once instead of after a long run whose results it would
-// lose. It creates the plot directory and writes no file: an existing
-// result stays as it is until the run ends well.
+// or unwritable path fails at once instead of after a long run whose
+// results it would lose. It creates the plot directory and leaves no
+// file: an existing result stays as it is until the run ends well.
 func checkOutputs(c *cli.Context) error {
-	for _, flag := range []string{"json", "csv", "stats-json", "stats-csv", "trace", "cpuprofile", "memprofile"} {
+	if err := checkOutputFiles(c, "plots", runOutputFiles...); err != nil {
+		return err
+	}
+	if dir := c.String("plots"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return outputError("plots", dir, err)
+		}
+		probe, err := os.CreateTemp(dir, ".fabricmodel-plots-*")
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return fmt.Errorf("--plots %s: cannot write a file in it: %w", dir, err)
+		}
+		probe.Close()
+		if err := os.Remove(probe.Name()); err != nil {
+			return outputError("plots", dir, err)
+		}
+	}
+	return nil
+}
+
+// checkOutputFiles checks the files named by the flags of files that are
+// set: each can be opened for writing, and no two of them, nor the
+// directory of the flag dirFlag (when not ""), are the same. It leaves
+// every file as it was.
+func checkOutputFiles(c *cli.Context, dirFlag string, files ...string) error {
+	type output struct{ flag, path string }
+	var outputs []output
+	for _, flag := range files {
 		path := c.String(flag)
 		if path == "" {
 			continue
@@ -26,13 +61,73 @@ func checkOutputs(c *cli.Context) error {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return fmt.Errorf("--%s %s: no directory %s to write it in", flag, path, dir)
 		}
+		if err := checkWritable(path, 0); err != nil {
+			return outputError(flag, path, err)
+		}
+		outputs = append(outputs, output{flag, path})
 	}
-	if dir := c.String("plots"); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("--plots: %w", err)
+	if dirFlag != "" && c.String(dirFlag) != "" {
+		outputs = append(outputs, output{dirFlag, c.String(dirFlag)})
+	}
+	for i, a := range outputs {
+		for _, b := range outputs[:i] {
+			if sameOutput(a.path, b.path) {
+				return fmt.Errorf("--%s %s and --%s %s: the same file; each output needs one of its own", b.flag, b.path, a.flag, a.path)
+			}
 		}
 	}
 	return nil
+}
+
+// sameOutput tells whether two output paths are one file: the same path,
+// or two names of one existing file. Devices (/dev/null) are not files
+// that one output could overwrite with another.
+func sameOutput(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return sa.Mode().IsRegular() && os.SameFile(sa, sb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
+}
+
+// checkWritable checks that path can be opened for writing and leaves it
+// as it was: an existing file is opened without truncating it, and one
+// that does not exist is created and removed. A symbolic link to no file
+// yet is followed to where the file would be (links counts those
+// followed, against a loop).
+func checkWritable(path string, links int) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err == nil {
+		return f.Close()
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if target, err := os.Readlink(path); err == nil && links < 40 {
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		return checkWritable(target, links+1)
+	}
+	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(path)
+}
+
+// outputError is err, met writing the output of the flag to path, with
+// the flag and the path in front (and the path once only).
+func outputError(flag, path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		err = pe.Err
+	}
+	return fmt.Errorf("--%s %s: %w", flag, path, err)
 }
 
 // stepFlag returns --step-us in ps, refusing what is not a positive

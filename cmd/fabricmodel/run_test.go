@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,19 +47,26 @@ func TestRunRejectsBadFlagsBeforeRunning(t *testing.T) {
 	require.Equal(t, "kept", string(b))
 }
 
-// A CPU profile that cannot be created ends the run before it begins,
-// naming the flag and the file, and leaves no empty trace behind. (The
-// profile's path is a link into a directory that does not exist: the
-// checks before the build pass, the create fails, even for root.)
+// A CPU profile that cannot be started ends the run before it begins,
+// naming the flag and the file, and leaves neither the profile nor an
+// empty trace behind. (The test's own profile is running: the checks
+// before the build pass, the profile's start fails.)
 func TestRunCPUProfileFailureLeavesNoTrace(t *testing.T) {
 	dir := t.TempDir()
+	own, err := os.Create(filepath.Join(dir, "own.prof"))
+	require.NoError(t, err)
+	defer own.Close()
+	if err := pprof.StartCPUProfile(own); err == nil {
+		defer pprof.StopCPUProfile()
+	} // else the test binary's own -cpuprofile is running
 	prof := filepath.Join(dir, "cpu.prof")
-	require.NoError(t, os.Symlink(filepath.Join(dir, "absent", "cpu.prof"), prof))
 	trace := filepath.Join(dir, "t.jsonl")
-	_, err := runCLI(t, "run", "--trace", trace, "--trace-flows", "1", "--cpuprofile", prof)
-	require.ErrorContains(t, err, "--cpuprofile "+prof)
-	_, err = os.Stat(trace)
-	require.ErrorIs(t, err, os.ErrNotExist, "the trace file is gone")
+	_, err = runCLI(t, "run", "--trace", trace, "--trace-flows", "1", "--cpuprofile", prof)
+	require.ErrorContains(t, err, "--cpuprofile "+prof+": cpu profiling already in use")
+	for _, path := range []string{prof, trace} {
+		_, err = os.Stat(path)
+		require.ErrorIs(t, err, os.ErrNotExist, "%s is left", path)
+	}
 }
 
 // --trace writes the chosen flows' frames as a trace, as the run goes;

@@ -60,7 +60,7 @@ func startTrace(c *cli.Context, r *fabric.Run, spans []flowSpan) (*flowTrace, er
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("--trace %s: %w", path, err)
+		return nil, outputError("trace", path, err)
 	}
 	return &flowTrace{path: path, rec: rec, f: f}, nil
 }

@@ -31,6 +31,9 @@ func verifyCommand() *cli.Command {
 }
 
 func runVerify(c *cli.Context) error {
+	if err := checkOutputFiles(c, "", "junit"); err != nil {
+		return err
+	}
 	m, err := verify.LoadMapFile(c.String("map"))
 	if err != nil {
 		return err
@@ -46,20 +49,26 @@ func runVerify(c *cli.Context) error {
 		return err
 	}
 	if path := c.String("junit"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		if err := res.WriteJUnit(f, c.String("vcd")); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
+		if err := writeJUnit(path, res, c.String("vcd")); err != nil {
+			return outputError("junit", path, err)
 		}
 	}
 	if !res.Passed() {
 		return cli.Exit(fmt.Sprintf("verify: %s diverges from the %s golden model", c.String("vcd"), res.Block), 1)
 	}
 	return nil
+}
+
+// writeJUnit writes the result of checking the VCD file vcd as JUnit XML
+// to path.
+func writeJUnit(path string, res *verify.Result, vcd string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := res.WriteJUnit(f, vcd); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fabricmodel/fabricmodel/fabric"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// errRan is what the run command's runs return while noRuns holds.
+var errRan = errors.New("the run began")
+
+// noRuns makes the run command's runs end at once, with errRan, for the
+// tests of what the command refuses before it runs anything.
+func noRuns(t *testing.T) {
+	t.Helper()
+	complete := completeRun
+	t.Cleanup(func() { completeRun = complete })
+	completeRun = func(*fabric.Run, context.Context, rtlmodel.Time, rtlmodel.Time, func(int)) error {
+		return errRan
+	}
+}
+
+// Every output the run writes is checked before the run: a file that
+// cannot be created is refused with its flag named, before the model is
+// built, and the check leaves no file behind and an existing one as it
+// was.
+func TestRunRefusesAnOutputItCannotCreateBeforeRunning(t *testing.T) {
+	noRuns(t)
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.json")
+	require.NoError(t, os.WriteFile(old, []byte("kept"), 0o644))
+	// a name longer than any file system allows: no file, even for root
+	long := filepath.Join(dir, strings.Repeat("x", 300))
+	for _, flag := range runOutputFiles {
+		// beside an output to an existing file, which stays as it is
+		beside := "--json"
+		if flag == "json" {
+			beside = "--csv"
+		}
+		_, err := runCLI(t, "run", beside, old, "--"+flag, long)
+		require.NotErrorIs(t, err, errRan, flag)
+		require.EqualError(t, err, "--"+flag+" "+long+": file name too long")
+	}
+	_, err := runCLI(t, "run", "--json", old, "--plots", long)
+	require.EqualError(t, err, "--plots "+long+": file name too long")
+	if st, err := os.Stat("/sys"); err == nil && st.IsDir() {
+		// sysfs: no file can be created in it
+		_, err = runCLI(t, "run", "--json", "/sys/results.json")
+		require.EqualError(t, err, "--json /sys/results.json: permission denied")
+		_, err = runCLI(t, "run", "--plots", "/sys")
+		require.EqualError(t, err, "--plots /sys: cannot write a file in it: permission denied")
+	}
+	b, err := os.ReadFile(old)
+	require.NoError(t, err)
+	require.Equal(t, "kept", string(b))
+	left, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, left, 1, "the checks left files behind: %v", left)
+}
+
+// Two outputs to one file, by one name or two, are refused before the
+// run, naming both flags; a device such as /dev/null takes any number.
+func TestRunRefusesTwoOutputsToOneFile(t *testing.T) {
+	noRuns(t)
+	dir := t.TempDir()
+	same := filepath.Join(dir, "same")
+	_, err := runCLI(t, "run", "--json", same, "--csv", same)
+	require.EqualError(t, err, "--json "+same+" and --csv "+same+": the same file; each output needs one of its own")
+	other := filepath.Join(dir, ".", "sub", "..", "same")
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	_, err = runCLI(t, "run", "--stats-json", same, "--trace", other)
+	require.EqualError(t, err, "--stats-json "+same+" and --trace "+other+": the same file; each output needs one of its own")
+	require.NoError(t, os.WriteFile(same, nil, 0o644))
+	link := filepath.Join(dir, "link")
+	require.NoError(t, os.Link(same, link))
+	_, err = runCLI(t, "run", "--memprofile", link, "--stats-csv", same)
+	require.EqualError(t, err, "--stats-csv "+same+" and --memprofile "+link+": the same file; each output needs one of its own")
+	_, err = runCLI(t, "run", "--json", "/dev/null", "--csv", "/dev/null")
+	require.ErrorIs(t, err, errRan)
+}
+
+// An output that fails as the run writes it, after the run, names its
+// flag. (The runs end at once: the outputs are then those of nothing
+// run, written as those of a run stopped at its time limit.)
+func TestRunOutputErrorsNameTheFlag(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full to make the writes fail")
+	}
+	complete := completeRun
+	t.Cleanup(func() { completeRun = complete })
+	completeRun = func(*fabric.Run, context.Context, rtlmodel.Time, rtlmodel.Time, func(int)) error { return nil }
+	for _, flag := range []string{"json", "csv", "stats-json", "stats-csv", "memprofile"} {
+		_, err := runCLI(t, "run", "--"+flag, "/dev/full")
+		require.ErrorContains(t, err, "--"+flag+" /dev/full: no space left on device")
+	}
+}
