@@ -24,7 +24,7 @@ func meshCommand() *cli.Command {
 			"then the run's speed. The same seed gives byte-identical traces and stats.",
 		Flags: []cli.Flag{
 			&cli.Uint64Flag{Name: "seed", Value: def.Engine.Seed, Usage: "seed of every component's RNG stream"},
-			&cli.IntFlag{Name: "width", Value: def.Width, Usage: "mesh columns"},
+			&cli.IntFlag{Name: "width", Value: def.Width, Usage: "mesh columns (--width × --height: 2 to 65536 routers)"},
 			&cli.IntFlag{Name: "height", Value: def.Height, Usage: "mesh rows"},
 			&cli.IntFlag{Name: "bursts", Value: def.Traffic.Bursts, Usage: "bursts per endpoint"},
 			&cli.IntFlag{Name: "burst-mean", Value: def.Traffic.BurstMean, Usage: "mean flits per burst"},
@@ -42,14 +42,13 @@ func meshCommand() *cli.Command {
 }
 
 func runMesh(c *cli.Context) error {
-	cfg := mesh.DefaultConfig()
-	cfg.Engine.Seed = c.Uint64("seed")
-	cfg.Width, cfg.Height = c.Int("width"), c.Int("height")
-	cfg.Traffic.Bursts = c.Int("bursts")
-	cfg.Traffic.BurstMean, cfg.Traffic.GapMean = c.Int("burst-mean"), c.Int("gap-mean")
-	cfg.BufferDepth = c.Int("buffer")
-	cfg.Engine.AlwaysTick = c.Bool("always-tick")
-	cfg.Engine.ShuffleEval = c.Bool("shuffle")
+	if err := checkNoArgs(c); err != nil {
+		return err
+	}
+	cfg, err := meshConfig(c)
+	if err != nil {
+		return err
+	}
 	if err := checkOutputFiles(c, "", "trace", "vcd", "stats-json", "stats-csv"); err != nil {
 		return err
 	}

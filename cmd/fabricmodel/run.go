@@ -60,8 +60,8 @@ func runCommand() *cli.Command {
 }
 
 func runScenario(c *cli.Context) error {
-	if c.NArg() > 1 {
-		return fmt.Errorf("one scenario file at a time; got %d: %v", c.NArg(), c.Args().Slice())
+	if err := checkScenarioArgs(c); err != nil {
+		return err
 	}
 	step, err := stepFlag(c)
 	if err != nil {

@@ -31,6 +31,9 @@ func verifyCommand() *cli.Command {
 }
 
 func runVerify(c *cli.Context) error {
+	if err := checkNoArgs(c); err != nil {
+		return err
+	}
 	if err := checkOutputFiles(c, "", "junit"); err != nil {
 		return err
 	}
