@@ -54,8 +54,12 @@ func latencySection(title string, b pipeline.Budget, target rtlmodel.Time) Budge
 	return s
 }
 
-// ComputeBudget computes the whole report.
+// ComputeBudget computes the whole report; a parameter out of its range
+// (BudgetConfig.Validate) is an error before any model runs.
 func ComputeBudget(c BudgetConfig) (*BudgetReport, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
 	r := &BudgetReport{}
 	e := rtlmodel.NewEngine(rtlmodel.Options{})
 	sw, err := switchasic.New(e, "sw", c.Path.Switch, &packet.DescPool{})

@@ -31,7 +31,7 @@ func TestBudgetReportSectionsComeFromTheModel(t *testing.T) {
 	// +30 ns of decode, and the wait for the next 800 ps pipe edge moves with it
 	require.InDelta(t, sw.TotalNS+30, rep2.Sections[0].TotalNS, 0.8)
 	require.ErrorContains(t, cfg.Set("switch.clock", "1"), `unknown budget parameter "switch.clock"`)
-	require.ErrorContains(t, cfg.Set("switch.clock_ps", "fast"), `switch.clock_ps="fast"`)
+	require.ErrorContains(t, cfg.Set("switch.clock_ps", "fast"), `switch.clock_ps "fast": not a whole number`)
 	require.NoError(t, cfg.Set("switch.clock_ps", "1000"))
 	require.Equal(t, rtlmodel.Time(1000), cfg.Path.Switch.Pipes.ClockPeriod)
 }
