@@ -67,3 +67,48 @@ func TestBudgetConfigFileIsStrict(t *testing.T) {
 	_, err = runCLI(t, "budget", "--config", empty)
 	require.NoError(t, err)
 }
+
+// Values out of range name the file and line of a --config key, or the
+// --set flag, in the parameter's terms; no Go parse error, no panic.
+func TestBudgetErrorsNameWhereTheValueWasGiven(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return p
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--config", write("mtu.yaml", "switch.clock_ps: 800\nnic.mtu: -5\n")}, "mtu.yaml:2: nic.mtu -5: payload bytes per packet, 256 to 4096 B"},
+		{[]string{"--config", write("abc.yaml", "nic.mtu: abc\n")}, `abc.yaml:1: nic.mtu "abc": not a whole number`},
+		{[]string{"--config", write("pipes.yaml", "switch.pipes: 3\n")}, "pipes.yaml:1: switch.pipes 3: packet-processing pipes, 1, 2, 4, 8, 16, 32 or 64"},
+		{[]string{"--config", write("ep.yaml", "scale.endpoints: 0\n")}, "ep.yaml:1: scale.endpoints 0: forwarding table endpoints, 1 to 4294967296"},
+		{[]string{"--config", write("gen.yaml", "\npcie.gen: 9\n")}, "gen.yaml:2: pcie.gen 9: PCIe generation, 1 to 6"},
+		{[]string{"--config", write("dup.yaml", "nic.mtu: 1024\nscale.rails: 4\nnic.mtu: 2048\n")}, "dup.yaml:3: nic.mtu: set twice (first at line 1)"},
+		{[]string{"--set", "nic.mtu=abc"}, "--set nic.mtu=abc: not a whole number"},
+		{[]string{"--set", "nic.clock_ps=0"}, "--set nic.clock_ps=0: NIC core clock period, 1 to 1000000 ps"},
+		{[]string{"--set", "scale.rails=0"}, "--set scale.rails=0: planes of a rail-optimized fabric, 1 to 64"},
+		{[]string{"--set", "nic.mtu=1024", "--set", "nic.mtu=2048"}, "--set nic.mtu=2048: nic.mtu set twice (first --set nic.mtu=1024)"},
+		{[]string{"--set", "nic.bogus=1"}, `--set nic.bogus=1: unknown budget parameter "nic.bogus"`},
+		// a conflict is located where the parameter at fault was given, or
+		// where the one it conflicts with was when only that one was
+		{[]string{"--config", write("mtu256.yaml", "nic.mtu: 256\n"), "--set", "latency.payload=1000"},
+			"--set latency.payload=1000: at most nic.mtu, 256 B: the latency budgets follow one packet"},
+		{[]string{"--config", write("pay.yaml", "nic.mtu: 256\nlatency.payload: 1000\n")},
+			"pay.yaml:2: latency.payload 1000: at most nic.mtu, 256 B"},
+		{[]string{"--config", write("cyc.yaml", "switch.egress_cycles: 0\n"), "--set", "switch.mmu_cycles=0"},
+			"--set switch.mmu_cycles=0: the traffic manager and the egress pipeline need at least one cycle between them"},
+		{[]string{"extra", "arg"}, `budget takes no arguments (got ["extra" "arg"])`},
+	} {
+		_, err := runCLI(t, append([]string{"budget"}, tc.args...)...)
+		require.Error(t, err, "%v", tc.args)
+		got := strings.TrimPrefix(err.Error(), dir+string(filepath.Separator))
+		require.True(t, strings.HasPrefix(got, tc.want), "%v:\n got %q\nwant %q", tc.args, got, tc.want)
+	}
+	// a --set after --config may change what the file set
+	out, err := runCLI(t, "budget", "--config", write("ok.yaml", "switch.pipes: 4\n"), "--set", "switch.pipes=2", "--format", "csv")
+	require.NoError(t, err)
+	require.Contains(t, out, "2 x 4 @ 1.250 GHz")
+}
