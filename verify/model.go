@@ -26,6 +26,16 @@ type ParamSpec struct {
 	Default uint64
 	// Doc says what it sets, with its unit.
 	Doc string
+	// Min and Max bound the value, both included; a flag is 0 to 1.
+	Min, Max uint64
+}
+
+// Allowed says which values the parameter takes: "1 to 8", "0 or 1".
+func (s ParamSpec) Allowed() string {
+	if s.Max == s.Min+1 {
+		return fmt.Sprintf("%d or %d", s.Min, s.Max)
+	}
+	return fmt.Sprintf("%d to %d", s.Min, s.Max)
 }
 
 // Params are resolved parameter values by name.
@@ -39,6 +49,9 @@ type Block struct {
 	Summary string
 	// Params are the parameters it accepts.
 	Params []ParamSpec
+	// Check, when set, rejects resolved parameters that are each in
+	// range but do not go together (a shortest frame above the longest).
+	Check func(p Params) error
 	// Input and Output are the transaction formats.
 	Input, Output PortSpec
 	// New builds a model from resolved parameters.
@@ -47,8 +60,10 @@ type Block struct {
 	Stimulus func(r *rand.Rand, p Params, n int) []Txn
 }
 
-// Resolve checks the given parameters against the block's and fills in the
-// defaults. An unknown name is an error naming it.
+// Resolve checks the given parameters against the block's, each within
+// its range and all together (Check), and fills in the defaults. An
+// unknown name is an error naming it; a value out of range is an error
+// giving the range.
 func (b *Block) Resolve(given map[string]uint64) (Params, error) {
 	p := make(Params, len(b.Params))
 	for _, s := range b.Params {
@@ -60,12 +75,31 @@ func (b *Block) Resolve(given map[string]uint64) (Params, error) {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if _, ok := p[k]; !ok {
+		s, ok := b.param(k)
+		if !ok {
 			return nil, fmt.Errorf("block %s has no parameter %q (it has: %s)", b.Name, k, b.paramNames())
+		}
+		if v := given[k]; v < s.Min || v > s.Max {
+			return nil, fmt.Errorf("%s: %s %d; use %s", b.Name, k, v, s.Allowed())
 		}
 		p[k] = given[k]
 	}
+	if b.Check != nil {
+		if err := b.Check(p); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// param returns the block's parameter of that name.
+func (b *Block) param(name string) (ParamSpec, bool) {
+	for _, s := range b.Params {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return ParamSpec{}, false
 }
 
 func (b *Block) paramNames() string {

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/fabricmodel/fabricmodel/packet"
@@ -21,10 +22,17 @@ func init() {
 		Summary: "ECMP hash unit: packet.ECMPHasher over the IPv4 5-tuple (packet.Fields5Tuple), " +
 			"then Select over the group's members (multiply-shift)",
 		Params: []ParamSpec{
-			{"func", uint64(packet.HashCRC32), "hash function, a packet.HashFunc (1 crc32, 2 crc32c, 3 crc16-ccitt-false, 4 crc16-arc, 6 toeplitz, 7 xor-fold)"},
-			{"seed", 0, "per-device hash seed (ECMPConfig.Seed)"},
-			{"symmetric", 0, "1: order the endpoints before hashing"},
-			{"members", 8, "members in the ECMP group, 1 to 65535"},
+			{"func", uint64(packet.HashCRC32), "hash function, a packet.HashFunc (1 crc32, 2 crc32c, 3 crc16-ccitt-false, 4 crc16-arc, 6 toeplitz, 7 xor-fold)",
+				uint64(packet.HashCRC32), uint64(packet.HashXORFold)},
+			{"seed", 0, "per-device hash seed (ECMPConfig.Seed)", 0, math.MaxUint32},
+			{"symmetric", 0, "1: order the endpoints before hashing", 0, 1},
+			{"members", 8, "members in the ECMP group", 1, math.MaxUint16},
+		},
+		Check: func(p Params) error {
+			if packet.HashFunc(p["func"]) == packet.HashCRC16 {
+				return fmt.Errorf("ecmp: func %d, a CRC-16 of a polynomial the block has no parameter for; use 1, 2, 3, 4, 6 or 7", p["func"])
+			}
+			return nil
 		},
 		Input: PortSpec{Kind: Beat, Doc: "one 5-tuple per valid cycle",
 			Fields: append(append([]FieldSpec(nil), ipv4Tuple...), FieldSpec{"proto", 8, "IP protocol"})},
@@ -36,7 +44,7 @@ func init() {
 	register(&Block{
 		Name:    "toeplitz",
 		Summary: "Toeplitz RSS hash of the IPv4 4-tuple with the Microsoft RSS key: packet.Toeplitz.HashIPv4Ports",
-		Params:  []ParamSpec{{"symmetric", 0, "1: packet.NewSymmetricToeplitz (endpoints ordered first)"}},
+		Params:  []ParamSpec{{"symmetric", 0, "1: packet.NewSymmetricToeplitz (endpoints ordered first)", 0, 1}},
 		Input:   PortSpec{Kind: Beat, Doc: "one 4-tuple per valid cycle", Fields: ipv4Tuple},
 		Output:  PortSpec{Kind: Beat, Doc: "the RSS hash", Fields: []FieldSpec{{"hash", 32, "Toeplitz hash"}}},
 		New:     newToeplitzModel,

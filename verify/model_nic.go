@@ -24,8 +24,8 @@ func init() {
 		Summary: "DCQCN reaction-point rate update: nic400g.ReactionPoint (OnCNP, OnBytesSent, Advance) " +
 			"with the firmware or paper parameter set; the state after each event",
 		Params: []ParamSpec{
-			{"line_gbps", 400, "line rate, Gb/s"},
-			{"paper", 0, "1: nic400g.PaperParams, 0: nic400g.FirmwareParams"},
+			{"line_gbps", 400, "line rate, Gb/s", 1, 100_000},
+			{"paper", 0, "1: nic400g.PaperParams, 0: nic400g.FirmwareParams", 0, 1},
 		},
 		Input: PortSpec{Kind: Beat, Doc: "one event per valid cycle, at non-decreasing times", Fields: []FieldSpec{
 			{"op", 2, "0 advance timers, 1 CNP, 2 bytes sent"},
@@ -57,8 +57,8 @@ func init() {
 		Name:    "psn",
 		Summary: "PSN reorder tracker: nic400g.RecvWindow.Receive; classification, advance and expected PSN per arrival",
 		Params: []ParamSpec{
-			{"window", 64, "PSNs the bitmap covers, a power of two from 64"},
-			{"start", 0, "first expected PSN after reset"},
+			{"window", 64, "PSNs the bitmap covers, a power of two", 64, nic400g.PSNHalf},
+			{"start", 0, "first expected PSN after reset", 0, nic400g.PSNSpace - 1},
 		},
 		Input: PortSpec{Kind: Beat, Doc: "one arriving PSN per valid cycle", Fields: []FieldSpec{{"psn", 24, "packet sequence number"}}},
 		Output: PortSpec{Kind: Beat, Doc: "what the arrival did", Fields: []FieldSpec{

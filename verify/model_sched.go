@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/fabricmodel/fabricmodel/pipeline"
@@ -19,13 +20,16 @@ const (
 // dwrrMaxQueues bounds the queues of the dwrr block.
 const dwrrMaxQueues = 8
 
+// dwrrMaxQuantum bounds a queue's quantum, in bytes.
+const dwrrMaxQuantum = 1 << 31
+
 // DWRRNone is the queue field of a dwrr output when no queue can send.
 const DWRRNone = 0xf
 
 func init() {
-	params := []ParamSpec{{"queues", 4, "number of queues, 1 to 8"}}
+	params := []ParamSpec{{"queues", 4, "number of queues", 1, dwrrMaxQueues}}
 	for q := range dwrrMaxQueues {
-		params = append(params, ParamSpec{fmt.Sprintf("quantum%d", q), uint64(1500 * (q + 1)), fmt.Sprintf("quantum of queue %d, bytes", q)})
+		params = append(params, ParamSpec{fmt.Sprintf("quantum%d", q), uint64(1500 * (q + 1)), fmt.Sprintf("quantum of queue %d, bytes", q), 1, dwrrMaxQuantum})
 	}
 	register(&Block{
 		Name: "dwrr",
@@ -62,10 +66,10 @@ func init() {
 		Name:    "wred",
 		Summary: "WRED/ECN marker: switchasic.NewWREDCurve and Mark with a 16-bit draw from switchasic.NewLFSR32 per packet",
 		Params: []ParamSpec{
-			{"kmin", 1_600_000, "depth at and below which nothing is marked, bytes"},
-			{"kmax", 6_400_000, "depth at and above which everything is marked, bytes"},
-			{"pmax", 13107, "mark probability just below kmax, Q0.16"},
-			{"seed", 1, "LFSR seed (switchasic.NewLFSR32)"},
+			{"kmin", 1_600_000, "depth at and below which nothing is marked, bytes", 0, math.MaxUint32 - 1},
+			{"kmax", 6_400_000, "depth at and above which everything is marked (above kmin), bytes", 1, math.MaxUint32},
+			{"pmax", 13107, "mark probability just below kmax, Q0.16", 0, math.MaxUint16},
+			{"seed", 1, "LFSR seed (switchasic.NewLFSR32)", 0, math.MaxUint64},
 		},
 		Input: PortSpec{Kind: Beat, Doc: "one packet's queue depth per valid cycle",
 			Fields: []FieldSpec{{"depth", 32, "egress queue depth the packet finds, bytes"}}},
@@ -98,7 +102,7 @@ func newDWRRModel(p Params) (Model, error) {
 	q := make([]uint32, n)
 	for i := range q {
 		v := p[fmt.Sprintf("quantum%d", i)]
-		if v > 1<<31 {
+		if v > dwrrMaxQuantum {
 			return nil, fmt.Errorf("dwrr: quantum%d of %d bytes is too large", i, v)
 		}
 		q[i] = uint32(v)

@@ -50,8 +50,13 @@ func GenerateVectors(block string, params map[string]uint64, count int, seed uin
 	if err != nil {
 		return nil, err
 	}
+	// parameters the model refuses fail before a stimulus is drawn with them
+	m, err := b.New(p)
+	if err != nil {
+		return nil, err
+	}
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	v, err := ComputeVectors(b, p, b.Stimulus(r, p, count))
+	v, err := runModel(b, p, m, b.Stimulus(r, p, count))
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +70,12 @@ func ComputeVectors(b *Block, p Params, inputs []Txn) (*Vectors, error) {
 	if err != nil {
 		return nil, err
 	}
+	return runModel(b, p, m, inputs)
+}
+
+// runModel runs model m of block b, built from p, over the inputs.
+func runModel(b *Block, p Params, m Model, inputs []Txn) (*Vectors, error) {
+	var err error
 	v := &Vectors{Block: b, Params: p, Inputs: inputs}
 	for i := range inputs {
 		n := len(v.Outputs)

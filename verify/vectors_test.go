@@ -3,6 +3,8 @@ package verify
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,6 +91,66 @@ func TestParseParams(t *testing.T) {
 	require.ErrorContains(t, err, "write name=value")
 	_, err = ParseParams([]string{"kmin=-1"})
 	require.Error(t, err)
+	// the last of two would win without a word
+	_, err = ParseParams([]string{"queues=2", "kmin=1", "queues=3"})
+	require.EqualError(t, err, `parameter "queues=3": queues given twice (first "queues=2")`)
+}
+
+// Every parameter of every block resolves at both ends of its range and
+// is an error giving the range just outside it; vectors at either end
+// come out, or a clear error of the model, never a panic.
+func TestParamRangesHoldForEveryBlock(t *testing.T) {
+	for _, b := range Blocks() {
+		for _, s := range b.Params {
+			for _, v := range []uint64{s.Min, s.Max} {
+				given := map[string]uint64{s.Name: v}
+				if s.Name == "min_len" {
+					given["max_len"] = max(v, s.Default)
+				}
+				if s.Name == "max_len" {
+					given["min_len"] = min(v, s.Min)
+				}
+				_, err := b.Resolve(given)
+				require.NoError(t, err, "%s %v", b.Name, given)
+				_, _ = GenerateVectors(b.Name, given, 3, 1)
+			}
+			if s.Min > 0 {
+				_, err := b.Resolve(map[string]uint64{s.Name: s.Min - 1})
+				require.EqualError(t, err, fmt.Sprintf("%s: %s %d; use %s", b.Name, s.Name, s.Min-1, s.Allowed()))
+			}
+			if s.Max < math.MaxUint64 {
+				_, err := b.Resolve(map[string]uint64{s.Name: s.Max + 1})
+				require.EqualError(t, err, fmt.Sprintf("%s: %s %d; use %s", b.Name, s.Name, s.Max+1, s.Allowed()))
+			}
+		}
+	}
+}
+
+func TestGenerateVectorsRejectsParametersBeforeDrawing(t *testing.T) {
+	for _, tc := range []struct {
+		block  string
+		params map[string]uint64
+		want   string
+	}{
+		{"dwrr", map[string]uint64{"queues": 0}, "dwrr: queues 0; use 1 to 8"},
+		{"wred", map[string]uint64{"kmin": 0, "kmax": 0}, "wred: kmax 0; use 1 to 4294967295"},
+		{"wred", map[string]uint64{"kmin": 100, "kmax": 100}, "wred: KmaxBytes 100 must exceed KminBytes 100"},
+		{"fcs", map[string]uint64{"min_len": 300, "max_len": 10}, "fcs: min_len 300 above max_len 10"},
+		{"icrc", map[string]uint64{"min_len": 10}, "icrc: min_len 10; use 40 to 9600"},
+		{"dcqcn", map[string]uint64{"paper": 7}, "dcqcn: paper 7; use 0 or 1"},
+		{"toeplitz", map[string]uint64{"symmetric": 2}, "toeplitz: symmetric 2; use 0 or 1"},
+		{"ecmp", map[string]uint64{"func": 5}, "ecmp: func 5, a CRC-16"},
+	} {
+		_, err := GenerateVectors(tc.block, tc.params, 10, 1)
+		require.ErrorContains(t, err, tc.want, "%s %v", tc.block, tc.params)
+	}
+	// what vectors.json records is what drew the frames
+	v, err := GenerateVectors("icrc", map[string]uint64{"min_len": 40, "max_len": 40}, 10, 1)
+	require.NoError(t, err)
+	require.Equal(t, uint64(40), v.Params["min_len"])
+	for _, in := range v.Inputs {
+		require.Len(t, in.Data, 40)
+	}
 }
 
 func TestWriteBlocks(t *testing.T) {
@@ -97,5 +159,6 @@ func TestWriteBlocks(t *testing.T) {
 	for _, blk := range Blocks() {
 		require.Contains(t, b.String(), blk.Name+"\n  "+blk.Summary)
 	}
-	require.Contains(t, b.String(), "param kmax (default 6400000)")
+	require.Contains(t, b.String(), "param kmax (default 6400000; 1 to 4294967295)")
+	require.Contains(t, b.String(), "param symmetric (default 0; 0 or 1)")
 }
