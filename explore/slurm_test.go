@@ -53,8 +53,10 @@ func TestSweepAsSlurmArrayJobEqualsLocalRun(t *testing.T) {
 	t.Logf("SLURM up in %v: %s", time.Since(start).Round(time.Millisecond), strings.TrimSpace(upErr.String()))
 
 	// The shared directory the tasks write to: a temporary directory on
-	// this node, reachable by its tasks.
-	work := t.TempDir()
+	// this node, reachable by its tasks. Its name has a space, quotes, $, #
+	// and %, which the script must quote for sbatch and for the shell.
+	work := filepath.Join(t.TempDir(), `shared dir $HOME 'q' #1 %x`)
+	require.NoError(t, os.MkdirAll(work, 0o755))
 	bin := filepath.Join(work, "fabricmodel")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/fabricmodel")
 	build.Dir = root

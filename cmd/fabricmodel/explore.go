@@ -128,6 +128,9 @@ func exploreSlurm(c *cli.Context) error {
 			return err
 		}
 	}
+	if err := checkSlurmFlags(c); err != nil {
+		return err
+	}
 	j := explore.SlurmJob{Shards: c.Int("shards"), Workers: c.Int("workers"),
 		Partition: c.String("partition"), Time: c.String("time"), Extra: c.StringSlice("sbatch")}
 	for _, p := range []struct {
@@ -165,6 +168,23 @@ func exploreSlurm(c *cli.Context) error {
 		return fmt.Errorf("sbatch: %v: %s", err, strings.TrimSpace(string(out)))
 	}
 	fmt.Fprintf(c.App.Writer, "submitted job %s\n", strings.TrimSpace(string(out)))
+	return nil
+}
+
+// checkSlurmFlags refuses flag values that cannot be written into the job
+// script (a newline would end an #SBATCH line and start a shell command),
+// naming the flag.
+func checkSlurmFlags(c *cli.Context) error {
+	for _, name := range []string{"partition", "time", "binary", "out", "script"} {
+		if err := explore.CheckSlurmValue(c.String(name)); err != nil {
+			return fmt.Errorf("--%s %q: %w", name, c.String(name), err)
+		}
+	}
+	for _, x := range c.StringSlice("sbatch") {
+		if err := explore.CheckSlurmOption(x); err != nil {
+			return fmt.Errorf("--sbatch %q: %w", x, err)
+		}
+	}
 	return nil
 }
 

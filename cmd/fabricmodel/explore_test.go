@@ -73,6 +73,27 @@ func TestExploreSlurmWritesTheArrayScript(t *testing.T) {
 	assert.Contains(t, string(script), `/opt/fabricmodel explore run --out `+filepath.Join(dir, "o")+` --workers 1 --shard "${SLURM_ARRAY_TASK_ID}/3" `+sweep)
 }
 
+// Flag values that would end an #SBATCH line and start a shell command
+// are refused, naming the flag, and no script is written.
+func TestExploreSlurmRefusesInjectedLines(t *testing.T) {
+	dir := t.TempDir()
+	sweep := filepath.Join(dir, "clocks.yaml")
+	require.NoError(t, os.WriteFile(sweep, []byte(budgetSweep), 0o644))
+	for _, c := range []struct{ flag, value, want string }{
+		{"--partition", "a\nrm -rf /tmp/should_not", `--partition "a\nrm -rf /tmp/should_not": holds the control character '\n'`},
+		{"--time", "1:00\r\nrm -rf /", `--time "1:00\r\nrm -rf /"`},
+		{"--sbatch", "x\ny", `--sbatch "x\ny"`},
+		{"--sbatch", "rm -rf /", `--sbatch "rm -rf /": want an sbatch option`},
+		{"--binary", "/bin/x\nid", `--binary "/bin/x\nid"`},
+	} {
+		out := filepath.Join(dir, "o")
+		_, err := runCLI(t, "explore", "slurm", "--out", out, c.flag, c.value, sweep)
+		require.ErrorContains(t, err, c.want)
+		_, err = os.Stat(filepath.Join(out, "explore.sbatch"))
+		assert.True(t, os.IsNotExist(err), "%s %q: a script was written", c.flag, c.value)
+	}
+}
+
 func TestExploreErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
