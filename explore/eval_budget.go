@@ -41,7 +41,7 @@ func (budgetEvaluator) config(params []Assignment) (fabric.BudgetConfig, error) 
 	cfg := fabric.DefaultBudgetConfig()
 	for _, a := range params {
 		if err := cfg.Set(a.Name, a.Value); err != nil {
-			return cfg, err
+			return cfg, &paramError{a.Name, err}
 		}
 	}
 	return cfg, nil

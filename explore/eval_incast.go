@@ -30,7 +30,7 @@ func (incastEvaluator) config(params []Assignment) (IncastConfig, error) {
 	c := DefaultIncastConfig()
 	for _, a := range params {
 		if err := c.Set(a.Name, a.Value); err != nil {
-			return c, err
+			return c, &paramError{a.Name, err}
 		}
 	}
 	return c, nil

@@ -2,7 +2,9 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,8 +24,16 @@ import (
 // embedded default scenario when absent. The edited scenario is decoded as
 // strictly as a scenario file. Every point keeps the scenario's seed, so
 // all points see the same traffic and differ only by the swept values;
-// sweep "seed" as a parameter to average over traffic draws.
-type scenarioEvaluator struct{}
+// sweep "seed" as a parameter to average over traffic draws. A relative
+// scenario file name is read from dir (a sweep file's directory; "": the
+// working directory).
+type scenarioEvaluator struct {
+	dir string
+}
+
+// InDir returns the evaluator that reads a relative scenario file name
+// from dir.
+func (e scenarioEvaluator) InDir(dir string) Evaluator { return scenarioEvaluator{dir: dir} }
 
 // scenarioFileParam names the scenario file a point starts from.
 const scenarioFileParam = "scenario"
@@ -37,7 +47,7 @@ const scenarioLimit = 100 * rtlmodel.Millisecond
 // Params lists the file parameter and examples of key paths.
 func (scenarioEvaluator) Params() [][3]string {
 	return [][3]string{
-		{scenarioFileParam, "path", "scenario file the other values are written into (default: the embedded default scenario)"},
+		{scenarioFileParam, "path", "scenario file the other values are written into, relative to the sweep file (default: the embedded default scenario)"},
 		{"KEY.KEY...", "", "any scenario key as a dotted path, value in YAML; e.g. the ones below"},
 		{"switch.lb", "", "perflow, spray, roundrobin, random or dlb"},
 		{"switch.buffer_bytes", "B", "shared buffer per switch"},
@@ -72,22 +82,37 @@ func (scenarioEvaluator) Metrics() []Metric {
 	}
 }
 
+// file returns the scenario file params name, read from e.dir when
+// relative; ok false when they name none.
+func (e scenarioEvaluator) file(params []Assignment) (path string, ok bool) {
+	file, ok := lookup(params, scenarioFileParam)
+	if ok && !filepath.IsAbs(file) && e.dir != "" {
+		file = filepath.Join(e.dir, file)
+	}
+	return file, ok
+}
+
 // scenario writes params into the base scenario and decodes the result.
-func (scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, error) {
+func (e scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, error) {
 	name, data := "default_scenario.yaml", fabric.DefaultScenarioYAML()
-	if file, ok := lookup(params, scenarioFileParam); ok {
+	given, _ := lookup(params, scenarioFileParam)
+	file, ok := e.file(params)
+	if ok {
 		b, err := os.ReadFile(file)
 		if err != nil {
-			return nil, err
+			if e.dir != "" && !filepath.IsAbs(given) && errors.Is(err, fs.ErrNotExist) {
+				err = fmt.Errorf("%w (a relative scenario is read from the sweep file's directory, %s)", err, e.dir)
+			}
+			return nil, &paramError{scenarioFileParam, err}
 		}
 		name, data = file, b
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, &paramError{scenarioFileParam, fmt.Errorf("%s: %w", name, err)}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s: want a mapping of scenario keys", name)
+		return nil, &paramError{scenarioFileParam, fmt.Errorf("%s: want a mapping of scenario keys", name)}
 	}
 	var set []string
 	for _, a := range params {
@@ -95,7 +120,7 @@ func (scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, error)
 			continue
 		}
 		if err := setPath(doc.Content[0], a.Name, a.Value); err != nil {
-			return nil, fmt.Errorf("%s: %w", a.Name, err)
+			return nil, &paramError{a.Name, fmt.Errorf("%s: %w", a.Name, err)}
 		}
 		set = append(set, a.Name+"="+a.Value)
 	}
@@ -111,7 +136,7 @@ func (scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, error)
 	if err != nil {
 		return nil, err
 	}
-	if file, ok := lookup(params, scenarioFileParam); ok {
+	if ok {
 		s.Dir = filepath.Dir(file) // its trace file is beside it
 	}
 	return s, nil

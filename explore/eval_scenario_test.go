@@ -2,7 +2,9 @@ package explore
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -126,4 +128,58 @@ func TestDocumentedSweepsLoad(t *testing.T) {
 		_, err := LoadSweep(f)
 		require.NoError(t, err, f)
 	}
+}
+
+// A sweep's base scenario file is read from the sweep file's directory,
+// whatever the working directory, and a bad base value is reported at
+// its line, against that file rather than the default scenario.
+func TestScenarioSweepReadsItsScenarioBesideIt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sweeps")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "small.yaml"), []byte(smallScenario), 0o644))
+	sweep := `name: beside
+evaluator: scenario
+base:
+  scenario: small.yaml
+  workload.bytes: 4096
+design: {kind: grid}
+parameters:
+  - {name: switch.ecn.kmin_bytes, values: [50000, 200000]}
+metrics: [jct_us]
+`
+	p := filepath.Join(dir, "sweep.yaml")
+	require.NoError(t, os.WriteFile(p, []byte(sweep), 0o644))
+	s, err := LoadSweep(p)
+	require.NoError(t, err, "the working directory is %s, not the sweep's", must(os.Getwd()))
+	st, err := Run(context.Background(), s, RunOptions{Dir: t.TempDir(), Workers: 1})
+	require.NoError(t, err)
+	assert.Equal(t, 2, st.Evaluated)
+
+	require.NoError(t, os.WriteFile(p, []byte(strings.Replace(sweep, "workload.bytes: 4096", "topology.leaves: zero", 1)), 0o644))
+	_, err = LoadSweep(p)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), p+":5: base: "+filepath.Join(dir, "small.yaml")+" with topology.leaves=zero")
+	assert.NotContains(t, err.Error(), "default_scenario")
+
+	require.NoError(t, os.WriteFile(p, []byte(strings.Replace(sweep, "small.yaml", "nonesuch.yaml", 1)), 0o644))
+	_, err = LoadSweep(p)
+	require.ErrorContains(t, err, p+":4: base: open "+filepath.Join(dir, "nonesuch.yaml")+": no such file")
+}
+
+// smallScenario is a scenario file of 4 hosts on 2 leaves.
+const smallScenario = `name: small
+seed: 1
+topology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 2}
+switch:
+  ecn: {kmin_bytes: 100000, kmax_bytes: 400000, pmax: 0.2}
+  pfc_classes: [0]
+nic: {cc: dcqcn}
+workload: {kind: permutation, bytes: 65536}
+`
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

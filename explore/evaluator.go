@@ -30,6 +30,25 @@ type Evaluator interface {
 	Evaluate(ctx context.Context, params []Assignment, seed uint64) (map[string]float64, error)
 }
 
+// FileEvaluator is an Evaluator some of whose parameter values name
+// files. InDir returns the evaluator that reads a relative name from dir:
+// a sweep file's names are relative to the sweep file's directory.
+type FileEvaluator interface {
+	Evaluator
+	InDir(dir string) Evaluator
+}
+
+// paramError is an evaluator's error about the value of one parameter,
+// so that a sweep can give the line that set it. Its text is the wrapped
+// error's.
+type paramError struct {
+	name string
+	err  error
+}
+
+func (e *paramError) Error() string { return e.err.Error() }
+func (e *paramError) Unwrap() error { return e.err }
+
 var (
 	registryMu sync.Mutex
 	registry   = map[string]func() Evaluator{}

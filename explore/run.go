@@ -46,7 +46,7 @@ func Run(ctx context.Context, s *Sweep, opt RunOptions) (RunStats, error) {
 	st.Points = len(pts)
 	ev := opt.Evaluator
 	if ev == nil {
-		if ev, err = NewEvaluator(s.Evaluator); err != nil {
+		if ev, err = s.evaluator(); err != nil {
 			return st, err
 		}
 	}

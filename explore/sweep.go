@@ -1,11 +1,10 @@
 package explore
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -37,7 +36,8 @@ type Sweep struct {
 
 	base     []Assignment // Base decoded, in file order
 	baseLine []int        // the line of each base value
-	file     string
+	root     *yaml.Node   // the file's YAML tree, for the lines of errors
+	dir      string       // where relative file names are read from
 }
 
 // Design is how parameters become points.
@@ -91,43 +91,42 @@ type PlotSpec struct {
 	LogX   bool   `yaml:"log_x"`
 }
 
-// LoadSweep reads and checks a sweep file. Unknown keys are errors with
-// their line; so are unknown evaluators, parameters and metrics.
+// LoadSweep reads and checks a sweep file. Its errors name the file and,
+// where a line is knowable, the line: unknown keys, evaluators,
+// parameters and metrics. A relative file name among the base values
+// (the scenario evaluator's scenario) is read from the sweep file's
+// directory.
 func LoadSweep(path string) (*Sweep, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	s, err := ParseSweep(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	s.file = path
-	return s, nil
+	s, err := parseSweep(data, filepath.Dir(path))
+	return s, locate(path, err)
 }
 
-// ParseSweep decodes and checks a sweep file's text.
+// ParseSweep decodes and checks a sweep file's text; its errors give
+// lines ("line 4: ..."), and relative file names among its values are read
+// from the working directory.
 func ParseSweep(data []byte) (*Sweep, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	s := &Sweep{}
-	if err := dec.Decode(s); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("empty sweep file")
-		}
-		return nil, err
-	}
-	var second yaml.Node
-	switch err := dec.Decode(&second); {
-	case err == nil:
-		return nil, fmt.Errorf("line %d: a second YAML document: a sweep file holds one sweep (write each in a file of its own)", max(second.Line, 1))
-	case !errors.Is(err, io.EOF):
+	s, err := parseSweep(data, "")
+	return s, locate("", err)
+}
+
+// parseSweep decodes and checks a sweep whose relative file names are in
+// dir ("": the working directory).
+func parseSweep(data []byte, dir string) (*Sweep, error) {
+	s := &Sweep{dir: dir}
+	if err := decodeSweep(s, data); err != nil {
 		return nil, err
 	}
 	if err := s.decodeBase(); err != nil {
 		return nil, err
 	}
-	return s, s.check()
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // decodeBase reads Base as ordered name: value pairs.
@@ -137,12 +136,12 @@ func (s *Sweep) decodeBase() error {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return fmt.Errorf("line %d: base: want a mapping of parameter: value", n.Line)
+		return atLine(n.Line, fmt.Errorf("base: want a mapping of parameter: value"))
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if v.Kind != yaml.ScalarNode {
-			return fmt.Errorf("line %d: base: %s: want a single value", v.Line, k.Value)
+			return atLine(v.Line, fmt.Errorf("base: %s: want a single value", k.Value))
 		}
 		s.base = append(s.base, Assignment{Name: k.Value, Value: v.Value})
 		s.baseLine = append(s.baseLine, k.Line)
@@ -150,9 +149,23 @@ func (s *Sweep) decodeBase() error {
 	return nil
 }
 
-// check validates the sweep against its evaluator.
-func (s *Sweep) check() error {
+// evaluator returns the sweep's evaluator, reading relative file names
+// from the sweep file's directory.
+func (s *Sweep) evaluator() (Evaluator, error) {
 	ev, err := NewEvaluator(s.Evaluator)
+	if err != nil {
+		return nil, s.keyed("evaluator", err)
+	}
+	if fe, ok := ev.(FileEvaluator); ok && s.dir != "" {
+		ev = fe.InDir(s.dir)
+	}
+	return ev, nil
+}
+
+// check validates the sweep against its evaluator, each error at the line
+// of the key it is about.
+func (s *Sweep) check() error {
+	ev, err := s.evaluator()
 	if err != nil {
 		return err
 	}
@@ -160,22 +173,23 @@ func (s *Sweep) check() error {
 	case "grid":
 	case "random", "lhs":
 		if s.Design.Samples < 1 {
-			return fmt.Errorf("design: %s needs samples >= 1", s.Design.Kind)
+			return s.keyed("design.samples", fmt.Errorf("design: %s needs samples >= 1", s.Design.Kind))
 		}
 	default:
-		return fmt.Errorf("design: kind %q: want grid, random or lhs", s.Design.Kind)
+		return s.keyed("design.kind", fmt.Errorf("design: kind %q: want grid, random or lhs", s.Design.Kind))
 	}
 	if len(s.Parameters) == 0 {
-		return fmt.Errorf("parameters: none to sweep")
+		return s.keyed("parameters", fmt.Errorf("parameters: none to sweep"))
 	}
 	seen := map[string]bool{}
-	for _, p := range s.Parameters {
+	for i, p := range s.Parameters {
+		at := fmt.Sprintf("parameters.%d", i)
 		if seen[p.Name] {
-			return fmt.Errorf("parameters: %q twice", p.Name)
+			return s.keyed(at+".name", fmt.Errorf("parameters: %q twice", p.Name))
 		}
 		seen[p.Name] = true
 		if err := p.check(s.Design.Kind); err != nil {
-			return fmt.Errorf("parameters: %s: %w", p.Name, err)
+			return s.keyed(at, fmt.Errorf("parameters: %s: %w", p.Name, err))
 		}
 	}
 	known := map[string]bool{}
@@ -183,11 +197,11 @@ func (s *Sweep) check() error {
 		known[m.Name] = true
 	}
 	if len(s.Metrics) == 0 {
-		return fmt.Errorf("metrics: none to collect (%s has %s)", s.Evaluator, metricNames(ev))
+		return s.keyed("metrics", fmt.Errorf("metrics: none to collect (%s has %s)", s.Evaluator, metricNames(ev)))
 	}
-	for _, m := range s.Metrics {
+	for i, m := range s.Metrics {
 		if !known[m] {
-			return fmt.Errorf("metrics: %s has no metric %q (it has %s)", s.Evaluator, m, metricNames(ev))
+			return s.keyed(fmt.Sprintf("metrics.%d", i), fmt.Errorf("metrics: %s has no metric %q (it has %s)", s.Evaluator, m, metricNames(ev)))
 		}
 	}
 	n := 1
@@ -202,7 +216,7 @@ func (s *Sweep) check() error {
 		n = s.Design.Samples
 	}
 	if n > MaxPoints {
-		return fmt.Errorf("design: more than %d points", MaxPoints)
+		return s.keyed("design", fmt.Errorf("design: more than %d points", MaxPoints))
 	}
 	if err := s.checkReports(); err != nil {
 		return err
@@ -213,47 +227,80 @@ func (s *Sweep) check() error {
 	}
 	for _, p := range pts {
 		if err := ev.Check(append(slicesClone(s.base), p.Params...)); err != nil {
-			// Base values are checked with the points, since one may
-			// need another (a fat tree's kind and its k); a value wrong
-			// on its own is reported at its line.
-			for i, a := range s.base {
-				if err := ev.Check([]Assignment{a}); err != nil {
-					return fmt.Errorf("line %d: base: %w", s.baseLine[i], err)
-				}
-			}
-			return fmt.Errorf("point %s: %w", p.ID, err)
+			return s.pointError(ev, p, err)
 		}
 	}
 	return nil
+}
+
+// pointError reports err, point p failing its check, at the line of the
+// value it is about: the one the evaluator names (a paramError), or else
+// the one whose leaving out alone makes the point pass. Base values are
+// checked with the points, since one may need another (a fat tree's kind
+// and its k, a scenario file and a key of it), so the value may be a base
+// value ("base: ...") or a swept one ("point ID: ..." at the parameter's
+// line). With no single value to blame the error is the point's.
+func (s *Sweep) pointError(ev Evaluator, p Point, err error) error {
+	values := append(slicesClone(s.base), p.Params...)
+	culprit := -1
+	var pe *paramError
+	if errors.As(err, &pe) {
+		for i, a := range values {
+			if a.Name == pe.name {
+				culprit = i
+			}
+		}
+	}
+	for i := 0; culprit < 0 && i < len(values); i++ {
+		rest := append(slicesClone(values[:i]), values[i+1:]...)
+		if ev.Check(rest) == nil {
+			culprit = i
+			for j := i + 1; j < len(values); j++ {
+				if ev.Check(append(slicesClone(values[:j]), values[j+1:]...)) == nil {
+					culprit = -1 // more than one: no single line to blame
+					break
+				}
+			}
+			break
+		}
+	}
+	switch {
+	case culprit < 0:
+		return fmt.Errorf("point %s: %w", p.ID, err)
+	case culprit < len(s.base):
+		return atLine(s.baseLine[culprit], fmt.Errorf("base: %w", err))
+	}
+	return s.keyed(fmt.Sprintf("parameters.%d", culprit-len(s.base)), fmt.Errorf("point %s: %w", p.ID, err))
 }
 
 // checkReports checks that Pareto and Plots name known metrics and
 // parameters.
 func (s *Sweep) checkReports() error {
 	if p := s.Pareto; p != nil {
-		for _, m := range []string{p.X, p.Y} {
-			if !s.hasMetric(m) {
-				return fmt.Errorf("pareto: %q is not a collected metric", m)
+		for _, m := range []struct{ key, name string }{{"x", p.X}, {"y", p.Y}} {
+			if !s.hasMetric(m.name) {
+				return s.keyed("pareto."+m.key, fmt.Errorf("pareto: %s %q is not a collected metric", m.key, m.name))
 			}
 		}
-		for _, g := range []string{p.XGoal, p.YGoal} {
-			if g != "min" && g != "max" {
-				return fmt.Errorf("pareto: goal %q: want min or max", g)
+		for _, g := range []struct{ key, goal string }{{"x_goal", p.XGoal}, {"y_goal", p.YGoal}} {
+			if g.goal != "min" && g.goal != "max" {
+				return s.keyed("pareto."+g.key, fmt.Errorf("pareto: %s %q: want min or max", g.key, g.goal))
 			}
 		}
 	}
 	for i, p := range s.Plots {
+		at := fmt.Sprintf("plots.%d", i)
 		if !s.hasParam(p.X) {
-			return fmt.Errorf("plots[%d]: x %q is not a swept parameter", i, p.X)
+			return s.keyed(at+".x", fmt.Errorf("%s: x %q is not a swept parameter", at, p.X))
 		}
 		if !s.hasMetric(p.Y) {
-			return fmt.Errorf("plots[%d]: y %q is not a collected metric", i, p.Y)
+			return s.keyed(at+".y", fmt.Errorf("%s: y %q is not a collected metric", at, p.Y))
 		}
 		if p.Series != "" && !s.hasParam(p.Series) {
-			return fmt.Errorf("plots[%d]: series %q is not a swept parameter", i, p.Series)
+			return s.keyed(at+".series", fmt.Errorf("%s: series %q is not a swept parameter", at, p.Series))
 		}
 		if p.File == "" {
-			return fmt.Errorf("plots[%d]: no file", i)
+			return s.keyed(at, fmt.Errorf("%s: no file", at))
 		}
 	}
 	return nil

@@ -212,7 +212,7 @@ func exploreMerge(c *cli.Context) error {
 }
 
 func exploreReport(c *cli.Context) error {
-	s, _, dir, err := exploreSweepArg(c)
+	s, sweepPath, dir, err := exploreSweepArg(c)
 	if err != nil {
 		return err
 	}
@@ -239,16 +239,22 @@ func exploreReport(c *cli.Context) error {
 	if plots == "" {
 		plots = dir
 	}
-	for _, p := range s.Plots {
+	for i, p := range s.Plots {
 		path := p.File
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(plots, path)
 		}
+		// Name the plot (and --plots, when the directory came from it)
+		// rather than give a bare "mkdir ...".
+		what := fmt.Sprintf("plot %d of %s (%s against %s) to %s", i, sweepPath, p.Y, p.X, path)
+		if c.IsSet("plots") && !filepath.IsAbs(p.File) {
+			what = "--plots " + plots + ": " + what
+		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		if err := explore.Plot(res, p, path); err != nil {
-			return err
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		fmt.Fprintf(w, "plotted %s against %s in %s\n", p.Y, p.X, path)
 	}

@@ -94,13 +94,27 @@ func TestExploreSlurmRefusesInjectedLines(t *testing.T) {
 	}
 }
 
+// A plot that cannot be written names the plot and the --plots directory
+// it was to go to, not only the failed mkdir.
+func TestExploreReportNamesAPlotItCannotWrite(t *testing.T) {
+	dir := t.TempDir()
+	sweep := filepath.Join(dir, "clocks.yaml")
+	require.NoError(t, os.WriteFile(sweep, []byte(budgetSweep), 0o644))
+	_, err := runCLI(t, "explore", "run", sweep)
+	require.NoError(t, err)
+	blocker := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(blocker, nil, 0o644))
+	plots := filepath.Join(blocker, "plots")
+	_, err = runCLI(t, "explore", "report", "--plots", plots, sweep)
+	require.ErrorContains(t, err, "--plots "+plots+": plot 0 of "+sweep+" (e2e_ns against nic.clock_ps) to "+filepath.Join(plots, "e2e.png")+": mkdir "+blocker+": not a directory")
+}
+
 func TestExploreErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte(strings.Replace(budgetSweep, "seed: 1", "seed: 1\nsamples: 3", 1)), 0o644))
 	_, err := runCLI(t, "explore", "run", bad)
-	require.ErrorContains(t, err, "bad.yaml")
-	require.ErrorContains(t, err, "line 4: field samples not found")
+	require.ErrorContains(t, err, bad+":4: samples: unknown key; a sweep takes name, evaluator, seed, base, design, parameters, metrics, pareto, plots")
 	_, err = runCLI(t, "explore", "run", "--shard", "2/2", bad)
 	require.Error(t, err)
 	_, err = runCLI(t, "explore", "run")
