@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 )
@@ -122,7 +123,7 @@ func evaluate(ctx context.Context, s *Sweep, ev Evaluator, dir string, p Point) 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	m, err := ev.Evaluate(ctx, append(s.BaseParams(), p.Params...), p.Seed)
+	m, err := evaluateSafely(ctx, ev, append(s.BaseParams(), p.Params...), p.Seed)
 	if err != nil {
 		return fmt.Errorf("point %s (%s): %w", p.ID, describe(p.Params), err)
 	}
@@ -135,6 +136,19 @@ func evaluate(ctx context.Context, s *Sweep, ev Evaluator, dir string, p Point) 
 		r.Metrics = append(r.Metrics, Value{name, v})
 	}
 	return writeResult(dir, r)
+}
+
+// evaluateSafely runs one evaluation, turning a panic of the model into
+// the point's error, with the stack: points are independent simulations
+// that share no state, so one failing this way leaves the others sound,
+// and the sweep goes on and reports it with the other failures.
+func evaluateSafely(ctx context.Context, ev Evaluator, params []Assignment, seed uint64) (m map[string]float64, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return ev.Evaluate(ctx, params, seed)
 }
 
 // describe writes assignments as name=value, comma separated.

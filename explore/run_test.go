@@ -133,3 +133,31 @@ func mergedBytes(t *testing.T, s *Sweep, dirs ...string) [2]string {
 	require.NoError(t, err)
 	return [2]string{string(c), string(j)}
 }
+
+// panicEvaluator is a countEvaluator whose model panics at x=2, y=3.
+type panicEvaluator struct{ countEvaluator }
+
+func (e *panicEvaluator) Evaluate(ctx context.Context, params []Assignment, seed uint64) (map[string]float64, error) {
+	x, _ := lookup(params, "x")
+	y, _ := lookup(params, "y")
+	if x == "2" && y == "3" {
+		var table []int
+		_ = table[x[0]] // index out of range, as a model bug would be
+	}
+	return e.countEvaluator.Evaluate(ctx, params, seed)
+}
+
+// A point whose model panics fails alone: the other points are evaluated
+// and written, and the panic comes back as that point's error with its
+// stack, so the next run retries only it.
+func TestPanickingPointFailsAlone(t *testing.T) {
+	s := gridSweep(t, 3, 4)
+	dir := t.TempDir()
+	st, err := Run(context.Background(), s, RunOptions{Dir: dir, Workers: 2, Evaluator: &panicEvaluator{}})
+	require.Error(t, err)
+	assert.Equal(t, RunStats{Points: 12, Evaluated: 11, Failed: 1}, st)
+	assert.Contains(t, err.Error(), "(x=2, y=3): panic: runtime error: index out of range")
+	assert.Contains(t, err.Error(), "explore.(*panicEvaluator).Evaluate", "the stack of the panic")
+	files, _ := filepath.Glob(filepath.Join(dir, "points", "*.json"))
+	assert.Len(t, files, 11)
+}
