@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -102,7 +103,7 @@ func LoadSweep(path string) (*Sweep, error) {
 		return nil, err
 	}
 	s, err := parseSweep(data, filepath.Dir(path))
-	return s, locate(path, err)
+	return s, yamlfile.Locate(path, err)
 }
 
 // ParseSweep decodes and checks a sweep file's text; its errors give
@@ -110,7 +111,7 @@ func LoadSweep(path string) (*Sweep, error) {
 // from the working directory.
 func ParseSweep(data []byte) (*Sweep, error) {
 	s, err := parseSweep(data, "")
-	return s, locate("", err)
+	return s, yamlfile.Locate("", err)
 }
 
 // parseSweep decodes and checks a sweep whose relative file names are in
@@ -136,12 +137,12 @@ func (s *Sweep) decodeBase() error {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return atLine(n.Line, fmt.Errorf("base: want a mapping of parameter: value"))
+		return yamlfile.AtLine(n.Line, fmt.Errorf("base: want a mapping of parameter: value"))
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if v.Kind != yaml.ScalarNode {
-			return atLine(v.Line, fmt.Errorf("base: %s: want a single value", k.Value))
+			return yamlfile.AtLine(v.Line, fmt.Errorf("base: %s: want a single value", k.Value))
 		}
 		s.base = append(s.base, Assignment{Name: k.Value, Value: v.Value})
 		s.baseLine = append(s.baseLine, k.Line)
@@ -268,7 +269,7 @@ func (s *Sweep) pointError(ev Evaluator, p Point, err error) error {
 	case culprit < 0:
 		return fmt.Errorf("point %s: %w", p.ID, err)
 	case culprit < len(s.base):
-		return atLine(s.baseLine[culprit], fmt.Errorf("base: %w", err))
+		return yamlfile.AtLine(s.baseLine[culprit], fmt.Errorf("base: %w", err))
 	}
 	return s.keyed(fmt.Sprintf("parameters.%d", culprit-len(s.base)), fmt.Errorf("point %s: %w", p.ID, err))
 }

@@ -32,6 +32,7 @@ func TestSweepFileIsStrict(t *testing.T) {
 		{"name: s\nevaluator: count\nbase: {w: 1}\ndesign: {kind: grid}\nparameters:\n  - {name: x, values: ['1']}\nmetrics: [f]\n", `line 3: base: unknown parameter "w"`},
 		// a second sweep after it would be lost without a word
 		{ok + "---\n" + ok, "line 7: a second YAML document: a sweep file holds one sweep"},
+		{"# nothing yet\n", "no sweep: the file is empty or only comments"},
 	} {
 		_, err := ParseSweep([]byte(c.text))
 		require.Error(t, err, c.text)
@@ -96,6 +97,8 @@ plots:
 		{"{x: y, y: g, file: g.png}", "{x: y, y: h, file: g.png}", `:19: plots.1: y "h" is not a collected metric`},
 		{"{x: x, y: f, file: f.png}", "{x: z, y: f, file: f.png}", `:18: plots.0: x "z" is not a swept parameter`},
 		{"{x: y, y: g, file: g.png}", "{x: y, y: g}", `:19: plots.1: no file`},
+		{"name: s", "name: caf\xe9", ":1: byte 0xe9, character 10 of the line, is not UTF-8: a sweep file is UTF-8 text"},
+		{"seed: 1", "seed: 1\n  bad: 2", ":4: mapping values are not allowed in this context"},
 	} {
 		text := strings.Replace(ok, c.old, c.new, 1)
 		require.NotEqual(t, ok, text, c.old)

@@ -3,9 +3,9 @@ package fabric
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -67,45 +67,9 @@ func (s *Scenario) locate(err error) error {
 	}
 	var ke *keyError
 	if errors.As(err, &ke) {
-		if line := keyLine(s.src.root, ke.key); line > 0 {
+		if line := yamlfile.KeyLine(s.src.root, ke.key); line > 0 {
 			return fmt.Errorf("%s:%d: %w", s.src.name, line, err)
 		}
 	}
 	return fmt.Errorf("%s: %w", s.src.name, err)
-}
-
-// keyLine returns the line of the key at the dotted path in a YAML
-// document (a number indexes a list: "workload.size_cdf.2"), or of the
-// deepest key on that path the document has; 0 when it has none of them.
-func keyLine(root *yaml.Node, path string) int {
-	n := root
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
-	}
-	line := 0
-	for _, k := range strings.Split(path, ".") {
-		if i, err := strconv.Atoi(k); err == nil && n != nil && n.Kind == yaml.SequenceNode {
-			if i < 0 || i >= len(n.Content) {
-				break
-			}
-			n = n.Content[i]
-			line = n.Line
-			continue
-		}
-		if n == nil || n.Kind != yaml.MappingNode {
-			break
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				line, next = n.Content[i].Line, n.Content[i+1]
-				break
-			}
-		}
-		if next == nil {
-			break
-		}
-		n = next
-	}
-	return line
 }

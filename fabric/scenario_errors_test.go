@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 )
@@ -97,17 +98,6 @@ func TestScenarioJoinedErrorsLineEach(t *testing.T) {
 	}, strings.Split(err.Error(), "\n"))
 }
 
-func TestKeyLine(t *testing.T) {
-	var root yaml.Node
-	require.NoError(t, yaml.Unmarshal([]byte("a:\n  b: 1\n  c:\n    - x\n    - {d: 2}\ne: 3\n"), &root))
-	for path, want := range map[string]int{
-		"a": 1, "a.b": 2, "a.c": 3, "a.c.0": 4, "a.c.1": 5, "a.c.1.d": 5, "e": 6,
-		"a.zz": 1, "a.c.7": 3, "zz": 0, "e.f": 6,
-	} {
-		require.Equal(t, want, keyLine(&root, path), path)
-	}
-}
-
 // A scenario built in code (no file) keeps its errors as they are.
 func TestScenarioWithoutFileKeepsErrors(t *testing.T) {
 	s, err := DefaultScenario()
@@ -166,7 +156,7 @@ func FuzzParseScenario(f *testing.F) {
 			require.True(t, strings.HasPrefix(err.Error(), "f.yaml"), "%q does not name the file", err)
 			var ke *keyError
 			var root yaml.Node
-			if errors.As(err, &ke) && yaml.Unmarshal([]byte(in), &root) == nil && keyLine(&root, ke.key) > 0 {
+			if errors.As(err, &ke) && yaml.Unmarshal([]byte(in), &root) == nil && yamlfile.KeyLine(&root, ke.key) > 0 {
 				require.Regexp(t, `^f\.yaml:[0-9]+: `, err.Error())
 			}
 			return

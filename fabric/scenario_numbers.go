@@ -6,12 +6,14 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 	"go.yaml.in/yaml/v3"
 )
 
 // textError is a fault of a scenario's text that the YAML library would
-// miss or report without its line (a number it would take as another, a
-// byte that is not UTF-8): at line, its message in the scenario's terms.
+// miss or report without its line (a number it would take as another),
+// or one of package yamlfile: at line, its message in the scenario's
+// terms.
 type textError struct {
 	line int
 	msg  string
@@ -51,7 +53,7 @@ func walkNumbers(n *yaml.Node, t reflect.Type, path string, errs *[]textError) {
 	case n.Kind == yaml.MappingNode && t.Kind() == reflect.Struct:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
-			if ft := fieldType(t, k); ft != nil {
+			if ft := yamlfile.KeyType(t, k); ft != nil {
 				walkNumbers(n.Content[i+1], ft, join(k), errs)
 			}
 		}
@@ -73,7 +75,7 @@ func numberMistake(n *yaml.Node, t reflect.Type) string {
 	if !whole && !isFloat(t.Kind()) {
 		return ""
 	}
-	want := goKind(t.String())
+	want := yamlfile.Wanted(t.String())
 	if n.ShortTag() == "!!str" && (n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle)) != 0 {
 		plain := yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}
 		if tag := plain.ShortTag(); tag == "!!int" || tag == "!!float" {
