@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/fabricmodel/fabricmodel/fabric"
+	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
@@ -37,6 +38,9 @@ func (e scenarioEvaluator) InDir(dir string) Evaluator { return scenarioEvaluato
 
 // scenarioFileParam names the scenario file a point starts from.
 const scenarioFileParam = "scenario"
+
+// scenarioFile is the kind of file a base scenario is, as errors name it.
+var scenarioFile = yamlfile.Kind{Name: "scenario"}
 
 // scenarioStep is the simulated time between cancellation checks.
 const scenarioStep = 10 * rtlmodel.Microsecond
@@ -107,11 +111,11 @@ func (e scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, erro
 		}
 		name, data = file, b
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &paramError{scenarioFileParam, fmt.Errorf("%s: %w", name, err)}
+	doc, err := scenarioFile.Document(data)
+	if err != nil {
+		return nil, &paramError{scenarioFileParam, yamlfile.Locate(name, err)}
 	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, &paramError{scenarioFileParam, fmt.Errorf("%s: want a mapping of scenario keys", name)}
 	}
 	var set []string
@@ -124,7 +128,7 @@ func (e scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, erro
 		}
 		set = append(set, a.Name+"="+a.Value)
 	}
-	out, err := yaml.Marshal(&doc)
+	out, err := yaml.Marshal(doc)
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,12 @@ func TestScenarioEvaluatorChecksKeysStrictly(t *testing.T) {
 	require.Error(t, err)
 	err = e.Check([]Assignment{{scenarioFileParam, filepath.Join(t.TempDir(), "absent.yaml")}})
 	require.Error(t, err)
+	// a base scenario is read as a scenario file is: one document, its
+	// errors at their lines
+	two := filepath.Join(t.TempDir(), "two.yaml")
+	require.NoError(t, os.WriteFile(two, []byte("name: a\n---\nname: b\n"), 0o644))
+	err = e.Check([]Assignment{{scenarioFileParam, two}})
+	require.ErrorContains(t, err, two+":2: a second YAML document: a scenario file holds one scenario")
 }
 
 // Each point is a whole fabric run: the values reach the model (a spine

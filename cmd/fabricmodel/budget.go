@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fabricmodel/fabricmodel/fabric"
+	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 	"github.com/olekukonko/tablewriter"
 	"github.com/urfave/cli/v2"
 	"go.yaml.in/yaml/v3"
@@ -85,6 +85,9 @@ func runBudget(c *cli.Context) error {
 	return writeBudget(w, rep, c.String("format"))
 }
 
+// budgetFile is the kind of file --config reads, as errors name it.
+var budgetFile = yamlfile.Kind{Name: "budget", Holds: "one mapping of parameter: value"}
+
 // applyBudgetFile reads NAME: VALUE overrides, noting in given where each
 // was set; errors name the file and line.
 func applyBudgetFile(cfg *fabric.BudgetConfig, path string, given budgetSources) error {
@@ -92,22 +95,12 @@ func applyBudgetFile(cfg *fabric.BudgetConfig, path string, given budgetSources)
 	if err != nil {
 		return err
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc, second yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil // only comments: nothing to override
-		}
-		return fmt.Errorf("%s: %w", path, err)
+	doc, err := budgetFile.Document(data)
+	if errors.Is(err, yamlfile.ErrEmpty) {
+		return nil // only comments: nothing to override
 	}
-	switch err := dec.Decode(&second); {
-	case err == nil:
-		return fmt.Errorf("%s:%d: a second YAML document: a budget file holds one mapping of parameter: value", path, max(second.Line, 1))
-	case !errors.Is(err, io.EOF):
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if len(doc.Content) == 0 {
-		return nil
+	if err != nil {
+		return yamlfile.Locate(path, err)
 	}
 	m := doc.Content[0]
 	if m.Kind != yaml.MappingNode {

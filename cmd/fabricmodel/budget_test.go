@@ -61,6 +61,15 @@ func TestBudgetConfigFileIsStrict(t *testing.T) {
 	require.NoError(t, os.WriteFile(two, []byte("switch.clock_ps: 1000\n---\nnic.tx_cycles: 150\n"), 0o644))
 	_, err = runCLI(t, "budget", "--config", two)
 	require.ErrorContains(t, err, "two.yaml:2: a second YAML document")
+	// a syntax error or a byte that is not UTF-8 is at its line, as in a scenario file
+	broken := filepath.Join(dir, "broken.yaml")
+	require.NoError(t, os.WriteFile(broken, []byte("switch.clock_ps: 1000\n  nic.tx_cycles: 150\n"), 0o644))
+	_, err = runCLI(t, "budget", "--config", broken)
+	require.ErrorContains(t, err, "broken.yaml:2: mapping values are not allowed in this context")
+	latin1 := filepath.Join(dir, "latin1.yaml")
+	require.NoError(t, os.WriteFile(latin1, []byte("# caf\xe9\nswitch.clock_ps: 1000\n"), 0o644))
+	_, err = runCLI(t, "budget", "--config", latin1)
+	require.ErrorContains(t, err, "latin1.yaml:1: byte 0xe9, character 6 of the line, is not UTF-8: a budget file is UTF-8 text")
 	// only comments: nothing to override, the defaults' budget
 	empty := filepath.Join(dir, "empty.yaml")
 	require.NoError(t, os.WriteFile(empty, []byte("# no overrides yet\n"), 0o644))
