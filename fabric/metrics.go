@@ -10,12 +10,6 @@ import (
 	"github.com/fabricmodel/fabricmodel/switchasic"
 )
 
-// queueSample is the buffered bytes of every switch egress port at a time.
-type queueSample struct {
-	at    rtlmodel.Time
-	bytes []uint64 // switch-major, port-minor, over Cluster.Switches()
-}
-
 // sample records the egress queues (between Steps, never inside an Eval).
 func (r *Run) sample() {
 	var b []uint64
@@ -24,7 +18,7 @@ func (r *Run) sample() {
 			b = append(b, sw.TM().PortBytes(p))
 		}
 	}
-	r.samples = append(r.samples, queueSample{at: r.Cluster.Engine.Now(), bytes: b})
+	r.samples.add(r.Cluster.Engine.Now(), b)
 }
 
 // settleCounters brings the devices' time counters (PFC pause times) up
@@ -250,18 +244,19 @@ func swName(sw *switchasic.Switch) string { return strings.TrimSuffix(sw.Domain(
 
 // hottest keeps the n egress queues with the deepest samples.
 func (r *Run) hottest(res *Results, n int) {
-	if len(r.samples) == 0 {
+	samples := r.samples.kept
+	if len(samples) == 0 {
 		return
 	}
 	type q struct {
 		idx  int
 		peak uint64
 	}
-	width := len(r.samples[0].bytes)
+	width := len(samples[0].bytes)
 	peaks := make([]q, width)
 	for i := range peaks {
 		peaks[i].idx = i
-		for _, s := range r.samples {
+		for _, s := range samples {
 			peaks[i].peak = max(peaks[i].peak, s.bytes[i])
 		}
 	}
@@ -277,7 +272,7 @@ func (r *Run) hottest(res *Results, n int) {
 			break
 		}
 		qs := QueueSeries{Name: names[pk.idx]}
-		for _, s := range r.samples {
+		for _, s := range samples {
 			qs.AtUS = append(qs.AtUS, s.at.Nanoseconds()/1e3)
 			qs.Bytes = append(qs.Bytes, s.bytes[pk.idx])
 		}

@@ -16,7 +16,7 @@ type Run struct {
 	Cluster  *Cluster
 	Flows    []Flow
 	sched    *flowTable
-	samples  []queueSample
+	samples  queueSamples // the egress queues step by step (hottest)
 }
 
 // NewRun builds the scenario's fabric and workload.
