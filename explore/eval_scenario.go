@@ -22,8 +22,8 @@ import (
 // (switch.ecn.kmin_bytes, nic.cc, topology.leaves, workload.bytes,
 // switch.pfc_classes) whose value is YAML ("[0, 3]" for a list); the
 // parameter "scenario" names the file the values are written into, the
-// embedded default scenario when absent. The edited scenario is decoded as
-// strictly as a scenario file. Every point keeps the scenario's seed, so
+// embedded default scenario when absent or empty. The edited scenario is
+// decoded as strictly as a scenario file. Every point keeps the scenario's seed, so
 // all points see the same traffic and differ only by the swept values;
 // sweep "seed" as a parameter to average over traffic draws. A relative
 // scenario file name is read from dir (a sweep file's directory; "": the
@@ -51,7 +51,7 @@ const scenarioLimit = 100 * rtlmodel.Millisecond
 // Params lists the file parameter and examples of key paths.
 func (scenarioEvaluator) Params() [][3]string {
 	return [][3]string{
-		{scenarioFileParam, "path", "scenario file the other values are written into, relative to the sweep file (default: the embedded default scenario)"},
+		{scenarioFileParam, "path", "scenario file the other values are written into, relative to the sweep file (absent or empty: the embedded default scenario)"},
 		{"KEY.KEY...", "", "any scenario key as a dotted path, value in YAML; e.g. the ones below"},
 		{"switch.lb", "", "perflow, spray, roundrobin, random or dlb"},
 		{"switch.buffer_bytes", "B", "shared buffer per switch"},
@@ -87,10 +87,14 @@ func (scenarioEvaluator) Metrics() []Metric {
 }
 
 // file returns the scenario file params name, read from e.dir when
-// relative; ok false when they name none.
+// relative; ok false when they name none (no scenario value, or an empty
+// one: the embedded default scenario).
 func (e scenarioEvaluator) file(params []Assignment) (path string, ok bool) {
 	file, ok := lookup(params, scenarioFileParam)
-	if ok && !filepath.IsAbs(file) && e.dir != "" {
+	if file == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(file) && e.dir != "" {
 		file = filepath.Join(e.dir, file)
 	}
 	return file, ok

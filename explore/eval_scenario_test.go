@@ -189,3 +189,28 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// An empty scenario value is the embedded default scenario, as an absent
+// one is, not the sweep file's directory read as a file.
+func TestScenarioSweepEmptyScenarioIsTheDefault(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sweep.yaml")
+	require.NoError(t, os.WriteFile(p, []byte(`name: empty
+evaluator: scenario
+base:
+  scenario: ""
+  topology.hosts_per_leaf: 2
+design: {kind: grid}
+parameters:
+  - {name: workload.bytes, values: [4096, 8192]}
+metrics: [jct_us]
+`), 0o644))
+	_, err := LoadSweep(p)
+	require.NoError(t, err)
+	e := scenarioEvaluator{dir: dir}
+	empty, err := e.scenario(append([]Assignment{{scenarioFileParam, ""}}, small...))
+	require.NoError(t, err)
+	absent, err := e.scenario(small)
+	require.NoError(t, err)
+	assert.Equal(t, absent.Name, empty.Name)
+}
