@@ -13,14 +13,15 @@ import (
 // Point is one evaluation of a sweep: its values of the swept parameters,
 // a stable id and its seed.
 type Point struct {
-	// ID is a hash of the evaluator, the base values and Params: the same
-	// point of the same sweep has the same id on every run.
+	// ID is a hash of the evaluator, the base values, Params and what the
+	// point reads (InputEvaluator): the same point of the same sweep over
+	// the same inputs has the same id on every run.
 	ID string `json:"id"`
 	// Index is the point's place in the design.
 	Index int `json:"index"`
 	// Params are the swept parameters' values, in the sweep's order.
 	Params []Assignment `json:"params"`
-	// Seed derives from the sweep seed and the point's values.
+	// Seed derives from the sweep seed and what the id hashes.
 	Seed uint64 `json:"seed"`
 }
 
@@ -120,10 +121,16 @@ func (s *Sweep) Points() ([]Point, error) {
 	default:
 		return nil, fmt.Errorf("design: kind %q: want grid, random or lhs", s.Design.Kind)
 	}
+	ev, err := s.evaluator()
+	if err != nil {
+		return nil, err
+	}
+	inputs, _ := ev.(InputEvaluator)
 	var pts []Point
 	seen := map[string]bool{}
 	for _, r := range rows {
-		p := Point{ID: s.pointID(r), Params: r, Seed: s.pointSeed(r)}
+		key := s.pointKey(inputs, r)
+		p := Point{ID: pointID(key), Params: r, Seed: s.pointSeed(key)}
 		if seen[p.ID] {
 			continue
 		}
@@ -186,19 +193,24 @@ func (s *Sweep) lhs() [][]Assignment {
 }
 
 // pointKey is what a point's id and seed hash: the evaluator, the base
-// values and the point's values.
-func (s *Sweep) pointKey(r []Assignment) string {
-	return "evaluator=" + s.Evaluator + "\n" + canonical(s.base) + "--\n" + canonical(r)
+// values, the point's values r and, for an evaluator that reads inputs
+// (ev, nil when it reads none), what they hold.
+func (s *Sweep) pointKey(ev InputEvaluator, r []Assignment) string {
+	key := "evaluator=" + s.Evaluator + "\n" + canonical(s.base) + "--\n" + canonical(r)
+	if ev != nil {
+		key += "-- inputs\n" + ev.Inputs(append(slicesClone(s.base), r...))
+	}
+	return key
 }
 
-// pointID is 16 hex digits of the point key's SHA-256.
-func (s *Sweep) pointID(r []Assignment) string {
-	h := sha256.Sum256([]byte(s.pointKey(r)))
+// pointID is 16 hex digits of a point key's SHA-256.
+func pointID(key string) string {
+	h := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(h[:8])
 }
 
-// pointSeed derives a point's seed from the sweep seed and the point key.
-func (s *Sweep) pointSeed(r []Assignment) uint64 {
-	h := sha256.Sum256([]byte(fmt.Sprintf("seed/%d\n%s", s.Seed, s.pointKey(r))))
+// pointSeed derives a point's seed from the sweep seed and its point key.
+func (s *Sweep) pointSeed(key string) uint64 {
+	h := sha256.Sum256([]byte(fmt.Sprintf("seed/%d\n%s", s.Seed, key)))
 	return binary.LittleEndian.Uint64(h[:8])
 }

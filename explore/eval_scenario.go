@@ -100,27 +100,34 @@ func (e scenarioEvaluator) file(params []Assignment) (path string, ok bool) {
 	return file, ok
 }
 
-// scenario writes params into the base scenario and decodes the result.
-func (e scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, error) {
-	name, data := "default_scenario.yaml", fabric.DefaultScenarioYAML()
-	given, _ := lookup(params, scenarioFileParam)
+// source reads the base scenario params name: its name in errors, its
+// text, and its file ("" for the embedded default scenario).
+func (e scenarioEvaluator) source(params []Assignment) (name string, data []byte, file string, err error) {
 	file, ok := e.file(params)
-	if ok {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			if e.dir != "" && !filepath.IsAbs(given) && errors.Is(err, fs.ErrNotExist) {
-				err = fmt.Errorf("%w (a relative scenario is read from the sweep file's directory, %s)", err, e.dir)
-			}
-			return nil, &paramError{scenarioFileParam, err}
-		}
-		name, data = file, b
+	if !ok {
+		return "default_scenario.yaml", fabric.DefaultScenarioYAML(), "", nil
 	}
+	data, err = os.ReadFile(file)
+	if err != nil {
+		given, _ := lookup(params, scenarioFileParam)
+		if e.dir != "" && !filepath.IsAbs(given) && errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%w (a relative scenario is read from the sweep file's directory, %s)", err, e.dir)
+		}
+		return "", nil, "", &paramError{scenarioFileParam, err}
+	}
+	return file, data, file, nil
+}
+
+// edit writes params (but the scenario file's) into the scenario text
+// data, read from the file name, and returns its document, whose one node
+// is a mapping, and the values set, as "key=value".
+func edit(name string, data []byte, params []Assignment) (*yaml.Node, []string, error) {
 	doc, err := scenarioFile.Document(data)
 	if err != nil {
-		return nil, &paramError{scenarioFileParam, yamlfile.Locate(name, err)}
+		return nil, nil, &paramError{scenarioFileParam, yamlfile.Locate(name, err)}
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, &paramError{scenarioFileParam, fmt.Errorf("%s: want a mapping of scenario keys", name)}
+		return nil, nil, &paramError{scenarioFileParam, fmt.Errorf("%s: want a mapping of scenario keys", name)}
 	}
 	var set []string
 	for _, a := range params {
@@ -128,9 +135,22 @@ func (e scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, erro
 			continue
 		}
 		if err := setPath(doc.Content[0], a.Name, a.Value); err != nil {
-			return nil, &paramError{a.Name, fmt.Errorf("%s: %w", a.Name, err)}
+			return nil, nil, &paramError{a.Name, fmt.Errorf("%s: %w", a.Name, err)}
 		}
 		set = append(set, a.Name+"="+a.Value)
+	}
+	return doc, set, nil
+}
+
+// scenario writes params into the base scenario and decodes the result.
+func (e scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, error) {
+	name, data, file, err := e.source(params)
+	if err != nil {
+		return nil, err
+	}
+	doc, set, err := edit(name, data, params)
+	if err != nil {
+		return nil, err
 	}
 	out, err := yaml.Marshal(doc)
 	if err != nil {
@@ -144,7 +164,7 @@ func (e scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, erro
 	if err != nil {
 		return nil, err
 	}
-	if ok {
+	if file != "" {
 		s.Dir = filepath.Dir(file) // its trace file is beside it
 	}
 	return s, nil

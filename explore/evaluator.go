@@ -38,6 +38,18 @@ type FileEvaluator interface {
 	InDir(dir string) Evaluator
 }
 
+// InputEvaluator is an Evaluator whose points read inputs besides their
+// values: files a value names, or data built into the program. A point's
+// id and seed hash what Inputs says of them with the point's values, so
+// that a point whose inputs changed is evaluated again rather than found
+// done. Inputs describes each input by its content (a digest of its
+// bytes), not its name, and one it cannot read by that fact, which Check
+// then reports as an error.
+type InputEvaluator interface {
+	Evaluator
+	Inputs(params []Assignment) string
+}
+
 // paramError is an evaluator's error about the value of one parameter,
 // so that a sweep can give the line that set it. Its text is the wrapped
 // error's.
