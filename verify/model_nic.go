@@ -60,6 +60,12 @@ func init() {
 			{"window", 64, "PSNs the bitmap covers, a power of two", 64, nic400g.PSNHalf},
 			{"start", 0, "first expected PSN after reset", 0, nic400g.PSNSpace - 1},
 		},
+		Check: func(p Params) error {
+			if w := p["window"]; w&(w-1) != 0 {
+				return fmt.Errorf("psn: window %d; use a power of two from 64 to %d", w, nic400g.PSNHalf)
+			}
+			return nil
+		},
 		Input: PortSpec{Kind: Beat, Doc: "one arriving PSN per valid cycle", Fields: []FieldSpec{{"psn", 24, "packet sequence number"}}},
 		Output: PortSpec{Kind: Beat, Doc: "what the arrival did", Fields: []FieldSpec{
 			{"result", 2, "0 in order, 1 out of order, 2 duplicate, 3 out of window (nic400g.RecvResult)"},

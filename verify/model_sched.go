@@ -71,6 +71,12 @@ func init() {
 			{"pmax", 13107, "mark probability just below kmax, Q0.16", 0, math.MaxUint16},
 			{"seed", 1, "LFSR seed (switchasic.NewLFSR32)", 0, math.MaxUint64},
 		},
+		Check: func(p Params) error {
+			if p["kmax"] <= p["kmin"] {
+				return fmt.Errorf("wred: kmax %d must exceed kmin %d", p["kmax"], p["kmin"])
+			}
+			return nil
+		},
 		Input: PortSpec{Kind: Beat, Doc: "one packet's queue depth per valid cycle",
 			Fields: []FieldSpec{{"depth", 32, "egress queue depth the packet finds, bytes"}}},
 		Output: PortSpec{Kind: Beat, Doc: "the marking decision", Fields: []FieldSpec{

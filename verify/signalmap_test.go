@@ -95,7 +95,7 @@ func TestMapChecksBlockRules(t *testing.T) {
 		"needs tdata and tlast")
 	require.ErrorContains(t, load("block: fcs\nclock: {signal: c}\ninput: {valid: v, tdata: d, tlast: l}\n"),
 		"m.yaml:1: output: missing")
-	require.ErrorContains(t, load("block: wred\nparams: {kmin: 10, kmax: 5}\nclock: {signal: c}\n"), "m.yaml:2: wred: KmaxBytes 5 must exceed")
+	require.ErrorContains(t, load("block: wred\nparams: {kmin: 10, kmax: 5}\nclock: {signal: c}\n"), "m.yaml:2: wred: kmax 5 must exceed kmin 10")
 	require.ErrorContains(t, load("block: wred\nparams: {depth: 1}\n"), `m.yaml:2: block wred has no parameter "depth"`)
 	require.ErrorContains(t, load(strings.Replace(goodMap, "mode: exact", "mode: key, key: nope", 1)), `key "nope" is not a field`)
 	require.ErrorContains(t, load(strings.Replace(goodMap, "mode: exact, latency: 2", "mode: window, latency: 2, max_latency: 1", 1)), "max_latency 1 below latency 2")

@@ -110,9 +110,22 @@ func TestParamRangesHoldForEveryBlock(t *testing.T) {
 				if s.Name == "max_len" {
 					given["min_len"] = min(v, s.Min)
 				}
+				if s.Name == "kmin" {
+					given["kmax"] = v + 1
+				}
+				if s.Name == "kmax" {
+					given["kmin"] = v - 1
+				}
 				_, err := b.Resolve(given)
 				require.NoError(t, err, "%s %v", b.Name, given)
 				_, _ = GenerateVectors(b.Name, given, 3, 1)
+				// alone, a value at its end may not go with another's
+				// default: the error says so in the block's terms
+				_, err = GenerateVectors(b.Name, map[string]uint64{s.Name: v}, 3, 1)
+				if err != nil {
+					require.Regexp(t, "^"+b.Name+": ", err.Error())
+					require.NotRegexp(t, `[a-z][A-Z]`, err.Error(), "a Go name rather than the block's parameter")
+				}
 			}
 			if s.Min > 0 {
 				_, err := b.Resolve(map[string]uint64{s.Name: s.Min - 1})
@@ -134,7 +147,9 @@ func TestGenerateVectorsRejectsParametersBeforeDrawing(t *testing.T) {
 	}{
 		{"dwrr", map[string]uint64{"queues": 0}, "dwrr: queues 0; use 1 to 8"},
 		{"wred", map[string]uint64{"kmin": 0, "kmax": 0}, "wred: kmax 0; use 1 to 4294967295"},
-		{"wred", map[string]uint64{"kmin": 100, "kmax": 100}, "wred: KmaxBytes 100 must exceed KminBytes 100"},
+		{"wred", map[string]uint64{"kmin": 100, "kmax": 100}, "wred: kmax 100 must exceed kmin 100"},
+		{"wred", map[string]uint64{"kmin": 4294967294}, "wred: kmax 6400000 must exceed kmin 4294967294"},
+		{"psn", map[string]uint64{"window": 100}, "psn: window 100; use a power of two from 64 to 8388608"},
 		{"fcs", map[string]uint64{"min_len": 300, "max_len": 10}, "fcs: min_len 300 above max_len 10"},
 		{"icrc", map[string]uint64{"min_len": 10}, "icrc: min_len 10; use 40 to 9600"},
 		{"dcqcn", map[string]uint64{"paper": 7}, "dcqcn: paper 7; use 0 or 1"},
