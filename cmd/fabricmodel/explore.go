@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -85,7 +86,27 @@ func exploreSweepArg(c *cli.Context) (*explore.Sweep, string, string, error) {
 	if dir == "" {
 		dir = strings.TrimSuffix(path, filepath.Ext(path)) + ".out"
 	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, "", "", outDirError(c, dir, errors.New("not a directory"))
+	}
 	return s, path, dir, nil
+}
+
+// outDirError says that the output directory dir cannot be used, naming
+// where it came from: --out, or the sweep file's name.
+func outDirError(c *cli.Context, dir string, err error) error {
+	if c.IsSet("out") {
+		return fmt.Errorf("--out %s: %w", dir, err)
+	}
+	return fmt.Errorf("output directory %s (the sweep file's name with .out; choose another with --out): %w", dir, err)
+}
+
+// makeOutDir creates the output directory and its points directory.
+func makeOutDir(c *cli.Context, dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, "points"), 0o755); err != nil {
+		return outDirError(c, dir, err)
+	}
+	return nil
 }
 
 func exploreRun(c *cli.Context) error {
@@ -98,6 +119,9 @@ func exploreRun(c *cli.Context) error {
 		if opt.Shard, err = explore.ParseShard(sh); err != nil {
 			return err
 		}
+	}
+	if err := makeOutDir(c, dir); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 	defer stop()
@@ -141,7 +165,7 @@ func exploreSlurm(c *cli.Context) error {
 			return err
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(j.Dir, "points"), 0o755); err != nil {
+	if err := makeOutDir(c, j.Dir); err != nil {
 		return err
 	}
 	script := c.String("script")

@@ -126,3 +126,25 @@ func TestExploreErrors(t *testing.T) {
 		assert.Contains(t, out, want)
 	}
 }
+
+// An output directory that is a file is refused naming --out (or, with no
+// --out, where the directory's name came from), before any point runs.
+func TestExploreNamesAnOutputDirectoryThatIsAFile(t *testing.T) {
+	dir := t.TempDir()
+	sweep := filepath.Join(dir, "clocks.yaml")
+	require.NoError(t, os.WriteFile(sweep, []byte(budgetSweep), 0o644))
+	file := filepath.Join(dir, "afile")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	for _, sub := range []string{"run", "slurm", "merge", "report"} {
+		out, err := runCLI(t, "explore", sub, "--out", file, sweep)
+		require.EqualError(t, err, "--out "+file+": not a directory", sub)
+		assert.NotContains(t, out, "evaluated", sub)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "clocks.out"), nil, 0o644))
+	_, err := runCLI(t, "explore", "run", sweep)
+	require.EqualError(t, err, "output directory "+filepath.Join(dir, "clocks.out")+" (the sweep file's name with .out; choose another with --out): not a directory")
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "d"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "d", "points"), nil, 0o644))
+	_, err = runCLI(t, "explore", "run", "--out", filepath.Join(dir, "d"), sweep)
+	require.ErrorContains(t, err, "--out "+filepath.Join(dir, "d")+": mkdir ")
+}
