@@ -124,7 +124,7 @@ func TestCLIErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, []byte("block: fcs\nclock: {signal: clk}\ninput: {valid: v, tdata: d, tlast: l}\noutput: {valid: o, fields: {fcs: f}, extra: 1}\n"), 0o644))
 	_, errOut, code := cli(t, "verify", "--map", bad, "--vcd", "nothing.vcd")
 	require.Equal(t, 1, code)
-	require.Contains(t, errOut, bad+":4: field extra not found")
+	require.Contains(t, errOut, bad+":4: output.extra: unknown key; output takes valid, ready, fields, mask, tdata, tkeep, tlast, tuser")
 	_, errOut, code = cli(t, "vectors", "--count", "3")
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "--block and --out are required")

@@ -13,7 +13,8 @@
 // AXI-Stream frames (tdata, tkeep, tlast, tuser). A signal is a
 // hierarchical name as the VCD has it, optionally with a bit slice
 // ("tb.dut.data[15:8]"), or a constant ("0x11"). Decoding is strict: an
-// unknown key is an error naming it and its line.
+// unknown key is an error naming it, its line and the keys its mapping
+// takes ("map.yaml:4: bogus: unknown key; a signal map takes block, ...").
 //
 // # Extraction
 //

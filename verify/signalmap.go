@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 )
 
 // Map is a signal map: which golden model a trace is checked against and
@@ -125,14 +126,18 @@ func LoadMapFile(path string) (*Map, error) {
 	return LoadMap(f, path)
 }
 
+// mapFile is the kind of file a signal map is, as errors name it.
+var mapFile = yamlfile.Kind{Name: "signal map", Holds: "one map"}
+
 // maxMapSize bounds a signal map file.
 const maxMapSize = 1 << 20
 
 // LoadMap decodes a signal map strictly (an unknown key is an error naming
-// it and its line) and checks it against its block: every field mapped,
-// no unknown field, masks and compare settings that make sense. name is
-// used in errors ("map.yaml:12: ..."). Signals are resolved later, against
-// a VCD header.
+// it, its line and the keys its mapping takes: "map.yaml:4: bogus: unknown
+// key; a signal map takes block, params, ...") and checks it against its
+// block: every field mapped, no unknown field, masks and compare settings
+// that make sense. name is used in errors ("map.yaml:12: ..."). Signals
+// are resolved later, against a VCD header.
 func LoadMap(r io.Reader, name string) (*Map, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxMapSize+1))
 	if err != nil {
@@ -144,30 +149,20 @@ func LoadMap(r io.Reader, name string) (*Map, error) {
 	if l := badByteLine(b); l > 0 {
 		return nil, fmt.Errorf("%s:%d: a control character or invalid UTF-8; a signal map is UTF-8 text", name, l)
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(b, &root); err != nil {
-		return nil, yamlError(name, err, b)
+	root, err := mapFile.Document(b)
+	if err != nil {
+		return nil, locate(name, err, b)
 	}
-	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
-		line := max(root.Line, 1)
-		return nil, fmt.Errorf("%s:%d: a signal map must be a YAML mapping (block:, clock:, input:, output:)", name, line)
+	if len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s:%d: a signal map must be a YAML mapping (block:, clock:, input:, output:)", name, max(root.Line, 1))
 	}
 	m := &Map{Name: name, lines: map[string]int{}}
 	top := root.Content[0]
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		m.lines[top.Content[i].Value] = top.Content[i].Line
 	}
-	d := yaml.NewDecoder(bytes.NewReader(b))
-	d.KnownFields(true)
-	if err := d.Decode(m); err != nil {
-		return nil, yamlError(name, err, b)
-	}
-	var second yaml.Node
-	switch err := d.Decode(&second); {
-	case err == nil:
-		return nil, fmt.Errorf("%s:%d: a second YAML document: a signal map file holds one map (write each in a file of its own)", name, max(second.Line, 1))
-	case !errors.Is(err, io.EOF):
-		return nil, yamlError(name, err, b)
+	if err := yamlfile.Decode(mapFile, b, root, m); err != nil {
+		return nil, locate(name, err, b)
 	}
 	m.Name = name
 	if err := m.check(); err != nil {
@@ -176,28 +171,19 @@ func LoadMap(r io.Reader, name string) (*Map, error) {
 	return m, nil
 }
 
-var yamlLineRe = regexp.MustCompile(`^line (\d+): (.*)$`)
-
-// yamlError turns "yaml: line N: msg" into "name:N: msg"; a message
-// without a line (such as an unexpected end of stream) gets the last line
-// of src.
-func yamlError(name string, err error, src []byte) error {
+// locate puts the file's name and line in front of each of the errors
+// package yamlfile found in the text src, one per line; one without a line
+// (the text ended too early) is at the last line, so that every error
+// about a signal map names a line.
+func locate(name string, err error, src []byte) error {
 	end := bytes.Count(bytes.TrimRight(src, "\n"), []byte{'\n'}) + 1
 	var lines []string
-	for _, l := range strings.Split(err.Error(), "\n") {
-		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "yaml:"))
-		if l == "" || l == "unmarshal errors:" {
-			continue
+	for _, e := range yamlfile.Errors(err) {
+		line := e.Line
+		if line == 0 {
+			line = end
 		}
-		if m := yamlLineRe.FindStringSubmatch(l); m != nil {
-			l = name + ":" + m[1] + ": " + m[2]
-		} else {
-			l = fmt.Sprintf("%s:%d: %s", name, end, l)
-		}
-		lines = append(lines, l)
-	}
-	if len(lines) == 0 {
-		lines = []string{fmt.Sprintf("%s:%d: %s", name, end, err)}
+		lines = append(lines, yamlfile.Locate(name, yamlfile.AtLine(line, e.Err)).Error())
 	}
 	return errors.New(strings.Join(lines, "\n"))
 }

@@ -50,8 +50,8 @@ func TestMapErrorsNameTheLine(t *testing.T) {
 	cases := []struct {
 		name, edit, from, want string
 	}{
-		{"unknown top key", "colck: x\n", "", "m.yaml:18: field colck not found"},
-		{"unknown port key", "  bogus: 1\n", "", "m.yaml:18: field bogus not found in type verify.PortMap"},
+		{"unknown top key", "colck: x\n", "", "m.yaml:18: colck: unknown key; a signal map takes block, params, scope, clock, reset, compare, input, output"},
+		{"unknown port key", "  bogus: 1\n", "", "m.yaml:18: output.bogus: unknown key; output takes valid, ready, fields, mask, tdata, tkeep, tlast, tuser"},
 		{"unknown block", "", "block: toeplitz", `m.yaml:1: unknown block "toeplit"`},
 		{"unknown field", "", "    sport: bus[31:16]", `m.yaml:12: input: block toeplitz has no input field "sprot"`},
 		{"missing field", "", "    dport: 4791\n", "m.yaml:6: input: field dport of block toeplitz is not mapped"},
@@ -60,7 +60,7 @@ func TestMapErrorsNameTheLine(t *testing.T) {
 		{"bad mode", "", "mode: exact", `m.yaml:5: compare: mode "loose"`},
 		{"frame keys on a beat port", "  tlast: last\n", "", "m.yaml:14: output: block toeplitz's output is a beat port"},
 		{"mask of unknown field", "", "mask: {hash: 0xffff}", `m.yaml:14: output: mask names "hsh"`},
-		{"not a number", "", "compare: {mode: exact, latency: 2}", "m.yaml:5: cannot unmarshal"},
+		{"not a number", "", "compare: {mode: exact, latency: 2}", "m.yaml:5: compare.latency: two is not a whole number of 0 or more"},
 		{"reference not a string", "", "valid: out_valid", "m.yaml:15: a signal reference must be a string, not a sequence"},
 		{"second document", "---\nblock: fcs\n", "", "m.yaml:18: a second YAML document: a signal map file holds one map"},
 	}
