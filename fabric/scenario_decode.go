@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 )
 
@@ -26,6 +28,9 @@ func decodeScenario(s *Scenario, src *scenarioSource, data []byte, lines bool) e
 	if err != nil {
 		return textErrors(src.name, fileErrors(err), lines)
 	}
+	if errs := sweepFileErrors(root); len(errs) > 0 {
+		return textErrors(src.name, errs, lines)
+	}
 	if errs := numberErrors(root); len(errs) > 0 {
 		return textErrors(src.name, errs, lines)
 	}
@@ -39,6 +44,29 @@ func decodeScenario(s *Scenario, src *scenarioSource, data []byte, lines bool) e
 		src.root = root
 	}
 	return nil
+}
+
+// sweepFileErrors says that a file whose top-level keys are a sweep's
+// (evaluator and parameters) is a sweep file, at the line of its
+// evaluator, rather than list each of its keys as unknown to a scenario.
+func sweepFileErrors(root *yaml.Node) []textError {
+	if len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	top := root.Content[0]
+	line, parameters := 0, false
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		switch top.Content[i].Value {
+		case "evaluator":
+			line = top.Content[i].Line
+		case "parameters":
+			parameters = true
+		}
+	}
+	if line == 0 || !parameters {
+		return nil
+	}
+	return []textError{{line: line, msg: "this is a sweep file (it has evaluator and parameters), not a scenario: run it with fabricmodel explore run"}}
 }
 
 // fileErrors lists the errors of package yamlfile as faults of the text.

@@ -86,3 +86,14 @@ func TestGeneratedScenarioYAMLErrorsHaveNoLines(t *testing.T) {
 	_, err := ParseGeneratedScenario("point 3", []byte(scenarioBase+scenarioWorkload+"nic:\n  mtu: many\n"))
 	require.EqualError(t, err, "point 3: nic.mtu: many is not a whole number")
 }
+
+// A sweep file given where a scenario is wanted is named as one, with the
+// command that runs it, rather than each of its keys listed as unknown.
+func TestScenarioSaysASweepFileIsOne(t *testing.T) {
+	_, err := LoadScenario("../docs/explore_lb.yaml")
+	require.EqualError(t, err, "../docs/explore_lb.yaml:6: this is a sweep file (it has evaluator and parameters), "+
+		"not a scenario: run it with fabricmodel explore run")
+	// a scenario with one of the keys is still told about that key
+	_, err = ParseScenario("s.yaml", []byte(scenarioBase+scenarioWorkload+"parameters: 1\n"))
+	require.ErrorContains(t, err, "s.yaml:10: parameters: unknown key; a scenario takes")
+}
