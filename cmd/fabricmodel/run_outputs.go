@@ -79,20 +79,6 @@ func checkOutputFiles(c *cli.Context, dirFlag string, files ...string) error {
 	return nil
 }
 
-// sameOutput tells whether two output paths are one file: the same path,
-// or two names of one existing file. Devices (/dev/null) are not files
-// that one output could overwrite with another.
-func sameOutput(a, b string) bool {
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return sa.Mode().IsRegular() && os.SameFile(sa, sb)
-	}
-	absA, errA := filepath.Abs(a)
-	absB, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && absA == absB
-}
-
 // checkWritable checks that path can be opened for writing and leaves it
 // as it was: an existing file is opened without truncating it, and one
 // that does not exist is created and removed. A symbolic link to no file
@@ -106,7 +92,7 @@ func checkWritable(path string, links int) error {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if target, err := os.Readlink(path); err == nil && links < 40 {
+	if target, err := os.Readlink(path); err == nil && links < maxLinks {
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(filepath.Dir(path), target)
 		}

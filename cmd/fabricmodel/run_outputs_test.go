@@ -102,3 +102,38 @@ func TestRunOutputErrorsNameTheFlag(t *testing.T) {
 		require.ErrorContains(t, err, "--"+flag+" /dev/full: no space left on device")
 	}
 }
+
+// Two outputs to one file that does not exist yet are refused however
+// they reach it: one through a symbolic link to the other's name, or
+// through a link to a directory on the way.
+func TestRunRefusesTwoOutputsToOneNewFileThroughLinks(t *testing.T) {
+	noRuns(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "r.json")
+	link := filepath.Join(dir, "l")
+	require.NoError(t, os.Symlink("r.json", link))
+	_, err := runCLI(t, "run", "--json", link, "--csv", file)
+	require.EqualError(t, err, "--json "+link+" and --csv "+file+": the same file; each output needs one of its own")
+	// a link to a link, and an absolute target
+	chain := filepath.Join(dir, "chain")
+	require.NoError(t, os.Symlink(link, chain))
+	_, err = runCLI(t, "run", "--stats-json", file, "--trace", chain)
+	require.EqualError(t, err, "--stats-json "+file+" and --trace "+chain+": the same file; each output needs one of its own")
+
+	here := filepath.Join(dir, "here")
+	require.NoError(t, os.Symlink(".", here))
+	viaDir := filepath.Join(here, "x.json")
+	_, err = runCLI(t, "run", "--json", filepath.Join(dir, "x.json"), "--csv", viaDir)
+	require.EqualError(t, err, "--json "+filepath.Join(dir, "x.json")+" and --csv "+viaDir+": the same file; each output needs one of its own")
+	// a directory that does not exist yet, under a link
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "p"), 0o755))
+	_, err = runCLI(t, "run", "--plots", filepath.Join(here, "p", "new"), "--json", filepath.Join(dir, "p", "new"))
+	require.ErrorContains(t, err, "the same file")
+
+	// distinct files are not mistaken for one, nor is /dev/null refused
+	_, err = runCLI(t, "run", "--json", link, "--csv", filepath.Join(here, "other.csv"), "--stats-csv", "/dev/null", "--stats-json", "/dev/null")
+	require.ErrorIs(t, err, errRan)
+	left, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, left, 4, "the checks left files behind: %v", left)
+}
