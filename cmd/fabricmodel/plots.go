@@ -13,6 +13,17 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
+// The files writePlots writes in its directory.
+const (
+	fctPlotFile      = "fct_cdf.png"
+	linkUtilPlotFile = "link_utilisation_cdf.png"
+	queuesPlotFile   = "queues.png"
+)
+
+// plotFiles are the names of every file writePlots may write in its
+// directory, which no other output of a run may take.
+var plotFiles = []string{fctPlotFile, linkUtilPlotFile, queuesPlotFile}
+
 // writePlots draws the FCT CDF, the hottest queues over time and the
 // distribution of link utilisation as PNG files in dir.
 func writePlots(dir string, res *fabric.Results) error {
@@ -24,12 +35,12 @@ func writePlots(dir string, res *fabric.Results) error {
 		for i, f := range res.PerFlow {
 			fct[i] = f.FCTNS / 1e3
 		}
-		if err := cdfPlot(filepath.Join(dir, "fct_cdf.png"), "Flow completion time", "FCT (us)", fct); err != nil {
+		if err := cdfPlot(filepath.Join(dir, fctPlotFile), "Flow completion time", "FCT (us)", fct); err != nil {
 			return err
 		}
 	}
 	if len(res.LinkUtilization) > 0 {
-		if err := cdfPlot(filepath.Join(dir, "link_utilisation_cdf.png"), "Switch egress link utilisation",
+		if err := cdfPlot(filepath.Join(dir, linkUtilPlotFile), "Switch egress link utilisation",
 			"utilisation", res.LinkUtilization); err != nil {
 			return err
 		}
@@ -50,7 +61,7 @@ func writePlots(dir string, res *fabric.Results) error {
 		if err := plotutil.AddLines(p, args...); err != nil {
 			return err
 		}
-		if err := p.Save(8*vg.Inch, 4*vg.Inch, filepath.Join(dir, "queues.png")); err != nil {
+		if err := p.Save(8*vg.Inch, 4*vg.Inch, filepath.Join(dir, queuesPlotFile)); err != nil {
 			return err
 		}
 	}

@@ -16,13 +16,26 @@ var runOutputFiles = []string{"json", "csv", "stats-json", "stats-csv", "trace",
 // checkOutputs checks, before a run starts, that the files the run's flags
 // ask for can be written where they are asked for, so that a mistyped
 // or unwritable path fails at once instead of after a long run whose
-// results it would lose. It creates the plot directory and leaves no
-// file: an existing result stays as it is until the run ends well.
+// results it would lose, and that no two outputs, the plots --plots
+// writes among them, are one file. It creates the plot directory and
+// leaves no file: an existing result stays as it is until the run ends
+// well.
 func checkOutputs(c *cli.Context) error {
-	if err := checkOutputFiles(c, "plots", runOutputFiles...); err != nil {
+	outputs, err := fileOutputs(c, runOutputFiles)
+	if err != nil {
 		return err
 	}
-	if dir := c.String("plots"); dir != "" {
+	dir := c.String("plots")
+	if dir != "" {
+		outputs = append(outputs, output{flag: "plots", path: dir})
+		for _, name := range plotFiles {
+			outputs = append(outputs, output{flag: "plots", path: filepath.Join(dir, name), plotDir: dir})
+		}
+	}
+	if err := distinctOutputs(outputs); err != nil {
+		return err
+	}
+	if dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return outputError("plots", dir, err)
 		}
@@ -42,12 +55,34 @@ func checkOutputs(c *cli.Context) error {
 	return nil
 }
 
+// output is a file, or the directory of --plots, that a command writes,
+// with the flag that names it.
+type output struct {
+	flag, path string
+	// plotDir is, for a plot file, the directory --plots names; its
+	// path is that directory's and the plot's file name
+	plotDir string
+}
+
 // checkOutputFiles checks the files named by the flags of files that are
 // set: each can be opened for writing, and no two of them, nor the
 // directory of the flag dirFlag (when not ""), are the same. It leaves
 // every file as it was.
 func checkOutputFiles(c *cli.Context, dirFlag string, files ...string) error {
-	type output struct{ flag, path string }
+	outputs, err := fileOutputs(c, files)
+	if err != nil {
+		return err
+	}
+	if dirFlag != "" && c.String(dirFlag) != "" {
+		outputs = append(outputs, output{flag: dirFlag, path: c.String(dirFlag)})
+	}
+	return distinctOutputs(outputs)
+}
+
+// fileOutputs are the outputs of the flags of files that are set, each
+// checked to be a file, in a directory, that can be opened for writing.
+// It leaves every file as it was.
+func fileOutputs(c *cli.Context, files []string) ([]output, error) {
 	var outputs []output
 	for _, flag := range files {
 		path := c.String(flag)
@@ -55,25 +90,36 @@ func checkOutputFiles(c *cli.Context, dirFlag string, files ...string) error {
 			continue
 		}
 		if st, err := os.Stat(path); err == nil && st.IsDir() {
-			return fmt.Errorf("--%s %s: a directory, not a file", flag, path)
+			return nil, fmt.Errorf("--%s %s: a directory, not a file", flag, path)
 		}
 		dir := filepath.Dir(path)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return fmt.Errorf("--%s %s: no directory %s to write it in", flag, path, dir)
+			return nil, fmt.Errorf("--%s %s: no directory %s to write it in", flag, path, dir)
 		}
 		if err := checkWritable(path, 0); err != nil {
-			return outputError(flag, path, err)
+			return nil, outputError(flag, path, err)
 		}
-		outputs = append(outputs, output{flag, path})
+		outputs = append(outputs, output{flag: flag, path: path})
 	}
-	if dirFlag != "" && c.String(dirFlag) != "" {
-		outputs = append(outputs, output{dirFlag, c.String(dirFlag)})
-	}
+	return outputs, nil
+}
+
+// distinctOutputs refuses two outputs that are one file, naming both
+// flags, or, for a plot file, the plot.
+func distinctOutputs(outputs []output) error {
 	for i, a := range outputs {
 		for _, b := range outputs[:i] {
-			if sameOutput(a.path, b.path) {
-				return fmt.Errorf("--%s %s and --%s %s: the same file; each output needs one of its own", b.flag, b.path, a.flag, a.path)
+			if a.flag == b.flag || !sameOutput(a.path, b.path) {
+				continue
 			}
+			if a.plotDir != "" {
+				a, b = b, a
+			}
+			if b.plotDir != "" {
+				return fmt.Errorf("--%s %s: the file of the plot %s that --plots %s writes; each output needs one of its own",
+					a.flag, a.path, filepath.Base(b.path), b.plotDir)
+			}
+			return fmt.Errorf("--%s %s and --%s %s: the same file; each output needs one of its own", b.flag, b.path, a.flag, a.path)
 		}
 	}
 	return nil

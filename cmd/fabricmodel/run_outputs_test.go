@@ -137,3 +137,25 @@ func TestRunRefusesTwoOutputsToOneNewFileThroughLinks(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, left, 4, "the checks left files behind: %v", left)
 }
+
+// An output in the --plots directory under the name of a plot the run
+// draws there is refused, naming the plot, since the plot would replace
+// it; another name in that directory is an output like any other.
+func TestRunRefusesAnOutputWhereItDrawsAPlot(t *testing.T) {
+	noRuns(t)
+	dir := t.TempDir()
+	plots := filepath.Join(dir, "pd")
+	for _, name := range plotFiles {
+		path := filepath.Join(plots, name)
+		require.NoError(t, os.MkdirAll(plots, 0o755))
+		_, err := runCLI(t, "run", "--plots", plots, "--json", path)
+		require.EqualError(t, err, "--json "+path+": the file of the plot "+name+" that --plots "+plots+" writes; each output needs one of its own")
+		// the directory by another name
+		require.NoError(t, os.Remove(plots))
+		_, err = runCLI(t, "run", "--stats-csv", filepath.Join(dir, name), "--plots", dir+"/.")
+		require.ErrorContains(t, err, "--stats-csv "+filepath.Join(dir, name)+": the file of the plot "+name)
+	}
+	require.NoError(t, os.Mkdir(plots, 0o755))
+	_, err := runCLI(t, "run", "--plots", plots, "--json", filepath.Join(plots, "results.json"))
+	require.ErrorIs(t, err, errRan)
+}
