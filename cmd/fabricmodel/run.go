@@ -71,16 +71,19 @@ func runScenario(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs(c); err != nil {
-		return err
-	}
 	var sc *fabric.Scenario
-	if path := c.Args().First(); path != "" {
-		sc, err = fabric.LoadScenario(path)
+	scenarioPath := c.Args().First()
+	if scenarioPath != "" {
+		sc, err = fabric.LoadScenario(scenarioPath)
 	} else {
 		sc, err = fabric.DefaultScenario()
 	}
 	if err != nil {
+		return err
+	}
+	// the scenario says what files the run reads, which no output may be;
+	// the model is built after the check
+	if err := checkOutputs(c, scenarioInputs(scenarioPath, sc)); err != nil {
 		return err
 	}
 	if c.IsSet("seed") {

@@ -16,11 +16,11 @@ var runOutputFiles = []string{"json", "csv", "stats-json", "stats-csv", "trace",
 // checkOutputs checks, before a run starts, that the files the run's flags
 // ask for can be written where they are asked for, so that a mistyped
 // or unwritable path fails at once instead of after a long run whose
-// results it would lose, and that no two outputs, the plots --plots
-// writes among them, are one file. It creates the plot directory and
-// leaves no file: an existing result stays as it is until the run ends
-// well.
-func checkOutputs(c *cli.Context) error {
+// results it would lose, that no two outputs, the plots --plots writes
+// among them, are one file, and that none is one of the inputs, the
+// files the run reads. It creates the plot directory and leaves no file:
+// an existing result stays as it is until the run ends well.
+func checkOutputs(c *cli.Context, inputs []runInput) error {
 	outputs, err := fileOutputs(c, runOutputFiles)
 	if err != nil {
 		return err
@@ -33,6 +33,9 @@ func checkOutputs(c *cli.Context) error {
 		}
 	}
 	if err := distinctOutputs(outputs); err != nil {
+		return err
+	}
+	if err := notInputs(outputs, inputs); err != nil {
 		return err
 	}
 	if dir != "" {
