@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/fabricmodel/fabricmodel/fabric"
@@ -122,11 +120,10 @@ func runScenario(c *cli.Context) error {
 		}
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
-	// an interrupt ends the run at the next step with what it has so far;
-	// a second one, once the first has been taken, ends the process
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	// an interrupt ends the run early with what it has so far; a second
+	// one ends the process
+	ctx, stop := interruptContext(c.Context, c.App.ErrWriter)
 	defer stop()
-	go func() { <-ctx.Done(); stop() }()
 	bar := newProgress("flows", len(r.Flows))
 	cpuStart, _, cpuOK := processUsage()
 	start := time.Now()
