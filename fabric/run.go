@@ -226,8 +226,9 @@ func (r *Run) wire() error {
 	return nil
 }
 
-// Step runs to until; it reports whether every flow has ended: completed,
-// or failed (Failures).
+// Step runs to until, or less far when the engine is interrupted
+// (rtlmodel.Engine.Interrupt); it reports whether every flow has ended:
+// completed, or failed (Failures).
 func (r *Run) Step(until rtlmodel.Time) (bool, error) {
 	err := r.Cluster.Engine.Run(until)
 	r.settleCounters()
@@ -237,10 +238,13 @@ func (r *Run) Step(until rtlmodel.Time) (bool, error) {
 
 // Complete steps the run by step until every flow ends or the simulated
 // time reaches limit (0: the scenario's max_time_us, or no limit), calling
-// progress after each step. ctx is checked between steps. Flows that
-// failed make it return a *FlowsFailedError, once the others have
-// completed or the fabric has nothing left to do; the run's results are
-// those of the flows that completed.
+// progress after each step. The end of ctx ends the run with ctx's
+// error, between steps or within one, which then ends early at a time
+// every device has reached (rtlmodel.Engine.Interrupt): the results are
+// those of a run to that time. Flows that failed make it return a
+// *FlowsFailedError, once the others have completed or the fabric has
+// nothing left to do; the run's results are those of the flows that
+// completed.
 func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress func(done int)) error {
 	if step == 0 {
 		return fmt.Errorf("step must be positive")
@@ -251,6 +255,8 @@ func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress 
 			limit = rtlmodel.Time(r.Scenario.MaxTimeUS) * rtlmodel.Microsecond
 		}
 	}
+	stopInterrupting := context.AfterFunc(ctx, r.Cluster.Engine.Interrupt)
+	defer stopInterrupting()
 	for until := step; ; until += step {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -260,6 +266,10 @@ func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress 
 			progress(r.Done())
 		}
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil && !done {
+			// the step may have ended early, short of until
 			return err
 		}
 		if done || until >= limit {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
 
 // Options configure an Engine.
@@ -70,6 +71,8 @@ type Engine struct {
 	shuffle *RNG
 	err     error
 	stop    bool
+	// interrupt: Interrupt was called, from any goroutine
+	interrupt atomic.Bool
 
 	progress     uint64
 	progressTime Time
@@ -330,7 +333,8 @@ func (e *Engine) nextTime() Time {
 }
 
 // Run simulates until the time until (inclusive), until nothing is left to
-// do, or until a component calls Stop. It returns a *DeadlockError when
+// do, or until a component calls Stop; Interrupt ends it sooner, at a
+// clean point. It returns a *DeadlockError when
 // the run goes quiet with blocked components or the watchdog fires, and the
 // first internal error a state element reported.
 func (e *Engine) Run(until Time) error {

@@ -240,6 +240,7 @@ func (e *Engine) runWindows(until Time) error {
 	}
 	L := e.widest
 	for !e.stop {
+		until = e.takeInterrupt(until)
 		t0 := Forever
 		for _, t := range e.next {
 			t0 = min(t0, t)

@@ -34,8 +34,9 @@ func runCommand() *cli.Command {
 		Description: "Builds the scenario's topology of NICs and switches, runs its workload to completion\n" +
 			"and prints flow completion times, job completion times, goodput, link utilisation, queue\n" +
 			"depth, PFC, ECN, trims, drops and retransmits, then the run's speed. The same scenario and\n" +
-			"seed give byte-identical --json output. An interrupt (Ctrl-C) ends the run at its next\n" +
-			"--step-us step with the results, outputs and trace of the run so far.",
+			"seed give byte-identical --json output. An interrupt (Ctrl-C) ends the run soon after,\n" +
+			"within a --step-us step (with --lockstep at its end), with the results, outputs and trace\n" +
+			"of the run so far; a second ends the process at once, with status 130.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "json", Usage: "write the results as JSON to `FILE`"},
 			&cli.StringFlag{Name: "csv", Usage: "write per-flow results as CSV to `FILE`"},

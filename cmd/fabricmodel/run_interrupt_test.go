@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// An interrupt ends a run at its next step with what it has: the results
+// An interrupt ends a run early with what it has: the results
 // table and the outputs of the run so far, the whole trace up to then,
 // and an error saying where it stopped. It runs in a process of its own,
 // which the test interrupts once the run has written its first step's
