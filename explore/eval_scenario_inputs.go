@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fabricmodel/fabricmodel/fabric"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -32,24 +33,20 @@ func (e scenarioEvaluator) Inputs(params []Assignment) string {
 }
 
 // tracePath is the trace file an edited scenario (doc, from file; "" for
-// the embedded default) reads, resolved as fabric resolves workload.file:
-// relative to the scenario file's directory, or to the working directory
-// for the default scenario. ok is false when its workload reads none.
+// the embedded default) reads, resolved as fabric resolves workload.file
+// (fabric.Scenario.TraceFile): relative to the scenario file's
+// directory, or to the working directory for the default scenario. ok is
+// false when its workload reads none.
 func tracePath(doc *yaml.Node, file string) (path string, ok bool) {
-	var s struct {
-		Workload struct {
-			Kind string `yaml:"kind"`
-			File string `yaml:"file"`
-		} `yaml:"workload"`
-	}
-	if doc.Decode(&s) != nil || s.Workload.Kind != "csv" || s.Workload.File == "" {
+	var s fabric.Scenario
+	if doc.Decode(&s) != nil {
 		return "", false
 	}
-	path = s.Workload.File
-	if file != "" && !filepath.IsAbs(path) {
-		path = filepath.Join(filepath.Dir(file), path)
+	if file != "" {
+		s.Dir = filepath.Dir(file)
 	}
-	return path, true
+	path = s.TraceFile()
+	return path, path != ""
 }
 
 // digest is the SHA-256 of an input's bytes, or "unreadable" when reading

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
@@ -16,11 +15,7 @@ func (s *Scenario) flows(topo TopologyConfig) ([]Flow, error) {
 	w := s.Workload
 	start := rtlmodel.Time(w.StartUS) * rtlmodel.Microsecond
 	if w.Kind == "csv" {
-		path := w.File
-		if s.Dir != "" && !filepath.IsAbs(path) {
-			path = filepath.Join(s.Dir, path)
-		}
-		f, err := os.Open(path)
+		f, err := os.Open(s.TraceFile())
 		if err != nil {
 			return nil, keyed("workload.file", fmt.Errorf("workload.file: %w", err))
 		}

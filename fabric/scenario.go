@@ -135,6 +135,20 @@ func LoadScenario(path string) (*Scenario, error) {
 	return s, nil
 }
 
+// TraceFile is the path of the trace a workload of kind csv reads:
+// workload.file, beside the scenario file (Dir) when it is relative; ""
+// for the other kinds.
+func (s *Scenario) TraceFile() string {
+	path := s.Workload.File
+	if s.Workload.Kind != "csv" || path == "" {
+		return ""
+	}
+	if s.Dir != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(s.Dir, path)
+	}
+	return path
+}
+
 // ParseScenario decodes a scenario strictly and checks it; errors carry
 // the file name and the line of the key at fault ("s.yaml:12: ..."), and
 // so do the errors NewRun finds in it later.

@@ -15,18 +15,13 @@ type runInput struct {
 
 // scenarioInputs are the files a run of the scenario sc, read from path
 // ("" for the embedded default), reads: the scenario file and, for a
-// workload of kind csv, its trace, read from beside the scenario file
-// when its path is relative (as fabric.Scenario.Dir says).
+// workload of kind csv, its trace (fabric.Scenario.TraceFile).
 func scenarioInputs(path string, sc *fabric.Scenario) []runInput {
 	if path == "" {
 		return nil
 	}
 	inputs := []runInput{{path: path, what: "the scenario file " + path}}
-	if w := sc.Workload; w.Kind == "csv" && w.File != "" {
-		trace := w.File
-		if sc.Dir != "" && !filepath.IsAbs(trace) {
-			trace = filepath.Join(sc.Dir, trace)
-		}
+	if trace := sc.TraceFile(); trace != "" {
 		inputs = append(inputs, runInput{path: trace, what: fmt.Sprintf("the trace file %s that %s reads (workload.file)", trace, path)})
 	}
 	return inputs
