@@ -182,7 +182,7 @@ func parseScenario(name string, data []byte, lines bool) (*Scenario, error) {
 // built.
 func (s *Scenario) Validate() error {
 	if err := s.Topology.validate(); err != nil {
-		return keyedUnder("topology", fmt.Errorf("topology: %w", err))
+		return topologyError(err)
 	}
 	switch s.Workload.Kind {
 	case "incast", "permutation", "alltoall", "ring_allreduce", "hd_allreduce", "background", "csv":

@@ -74,7 +74,7 @@ func (t ScenarioTopology) degradedUplink() (*degradedUplink, error) {
 func (s *Scenario) degrade(c *Cluster) error {
 	u, err := s.Topology.degradedUplink()
 	if err != nil {
-		return keyedUnder("topology", fmt.Errorf("topology: %w", err))
+		return topologyError(err)
 	}
 	if u == nil {
 		return nil

@@ -34,7 +34,7 @@ func TestDegradedUplinkIsChecked(t *testing.T) {
 			mode = 1
 		}
 		_, err := ParseScenario("s.yaml", []byte(fmt.Sprintf(topo, c.mode, c.value)))
-		require.ErrorContains(t, err, fmt.Sprintf("s.yaml:%d: topology: ", 7+mode), c.value)
+		require.ErrorContains(t, err, fmt.Sprintf("s.yaml:%d: topology.degraded_uplink ", 7+mode), c.value)
 		require.ErrorContains(t, err, c.want, c.value)
 	}
 	for _, ok := range []string{"0/2/1", "0/2/3", "2/1/2"} {
@@ -51,5 +51,5 @@ func TestDegradedUplinkCheckedAtBuild(t *testing.T) {
 	require.NoError(t, err)
 	s.Topology.DegradedUplink = "0/8/4"
 	_, err = NewRun(s)
-	require.ErrorContains(t, err, `topology: degraded_uplink "0/8/4": lanes 4: 1 to 3`)
+	require.ErrorContains(t, err, `topology.degraded_uplink "0/8/4": lanes 4: 1 to 3`)
 }

@@ -187,14 +187,13 @@ func TestTopologyErrorsCarryTheKeysLine(t *testing.T) {
 		line int
 		want string
 	}{
-		{"  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  k: 8\n", 8, "topology k 8: kind leafspine has no k"},
-		{"  kind: leafspine\n  leaves: 2\n  spines: 2\n  rails: 3\n  hosts_per_leaf: 2\n", 7, "topology rails 3: kind leafspine has no rails"},
-		{"  kind: rails\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  rails: 4611686018427387904\n", 8, "rails 4611686018427387904: it must be 1 to 131072"},
-		{"  kind: leafspine\n  leaves: 2\n  spines: 4611686018427387904\n  links_per_spine: 4\n  hosts_per_leaf: 2\n", 6, "spines 4611686018427387904: it must be 1 to 128"},
+		{"  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  k: 8\n", 8, "topology.k 8: kind leafspine has no k"},
+		{"  kind: leafspine\n  leaves: 2\n  spines: 2\n  rails: 3\n  hosts_per_leaf: 2\n", 7, "topology.rails 3: kind leafspine has no rails"},
+		{"  kind: rails\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  rails: 4611686018427387904\n", 8, "topology.rails 4611686018427387904: it must be 1 to 131072"},
+		{"  kind: leafspine\n  leaves: 2\n  spines: 4611686018427387904\n  links_per_spine: 4\n  hosts_per_leaf: 2\n", 6, "topology.spines 4611686018427387904: it must be 1 to 128"},
 	} {
 		_, err := ParseScenario("s.yaml", []byte("name: x\nseed: 1\ntopology:\n"+c.topo+"workload:\n  kind: permutation\n  bytes: 1000\n"))
-		require.ErrorContains(t, err, fmt.Sprintf("s.yaml:%d: ", c.line))
-		require.ErrorContains(t, err, c.want)
+		require.ErrorContains(t, err, fmt.Sprintf("s.yaml:%d: %s", c.line, c.want))
 	}
 }
 
