@@ -42,7 +42,12 @@ type Engine struct {
 	comps   []*compState
 	links   []linkInfo
 	paths   map[string]bool
-	nextID  int
+	// domainNames and partNames index the domains and partitions by name,
+	// so that a fabric of tens of thousands of devices is built without
+	// scanning every name made before for each new one
+	domainNames map[string]bool
+	partNames   map[string]*part
+	nextID      int
 	started bool
 
 	parts     []*part // in creation order
@@ -99,9 +104,10 @@ type stateElem interface {
 
 // NewEngine returns an empty engine.
 func NewEngine(opts Options) *Engine {
-	e := &Engine{opts: opts, paths: map[string]bool{}, stats: NewRegistry()}
+	e := &Engine{opts: opts, paths: map[string]bool{}, domainNames: map[string]bool{}, stats: NewRegistry()}
 	e.cur = newPart("main")
 	e.parts, e.building, e.sweep = []*part{e.cur}, e.cur, []int{0}
+	e.partNames = map[string]*part{e.cur.name: e.cur}
 	e.shuffle = NewRNG(opts.ShuffleSeed, "engine/shuffle")
 	return e
 }
@@ -127,13 +133,12 @@ func (e *Engine) AddDomain(name string, period, phase Time) (*Domain, error) {
 	if period == 0 {
 		return nil, fmt.Errorf("clock domain %q: period must be at least 1 ps", name)
 	}
-	for _, d := range e.domains {
-		if d.name == name {
-			return nil, fmt.Errorf("clock domain %q registered twice", name)
-		}
+	if e.domainNames[name] {
+		return nil, fmt.Errorf("clock domain %q registered twice", name)
 	}
 	d := &Domain{name: name, period: period, phase: phase, index: len(e.domains), clk: e.clockFor(period, phase)}
 	e.domains = append(e.domains, d)
+	e.domainNames[name] = true
 	if e.started && e.cur.wakes.grain != 0 && (period%e.cur.wakes.grain != 0 || phase%e.cur.wakes.grain != 0) {
 		for _, p := range e.parts {
 			p.wakes.setGrain(0) // its edges fall between the wheel's slots

@@ -124,20 +124,21 @@ func (e *Engine) Partition(name string) error {
 	if e.opts.OnePartition {
 		return nil
 	}
-	for _, p := range e.parts {
-		if p.name == name {
-			e.building = p
-			return nil
-		}
+	if p, ok := e.partNames[name]; ok {
+		e.building = p
+		return nil
 	}
 	if len(e.building.clocks) == 0 && e.building == e.parts[len(e.parts)-1] {
+		delete(e.partNames, e.building.name)
 		e.building.name = name
+		e.partNames[name] = e.building
 		return nil
 	}
 	p := newPart(name)
 	p.index = len(e.parts)
 	e.parts = append(e.parts, p)
 	e.sweep = append(e.sweep, p.index)
+	e.partNames[name] = p
 	e.building = p
 	return nil
 }
