@@ -95,6 +95,10 @@ func (s *EQDSSender) stopSpeculating() {
 	}
 }
 
+// Reclaiming reports whether allowance given up is waiting to be asked
+// for again (TakeReclaim).
+func (s *EQDSSender) Reclaiming() bool { return s.reclaim != 0 }
+
 // Speculative returns the speculative allowance left.
 func (s *EQDSSender) Speculative() uint64 { return s.spec }
 
@@ -245,14 +249,28 @@ func (s *EQDSSender) OnNACK(now rtlmodel.Time, bytes uint32) {
 	s.restart(now)
 }
 
-// OnLoss handles a loss signal: a NACK or trim as OnNACK of one MSS, a
-// timeout as an expiry of the timer at now.
+// OnLoss handles a loss signal: a trim as OnNACK of one MSS, a timeout
+// as an expiry of the timer at now, and a NAK for a sequence error as the
+// end of speculation only: the packets it names were dropped whole, the
+// receiver pulls for none of them, and the owner takes those it will
+// resend out of flight (OnRewind).
 func (s *EQDSSender) OnLoss(now rtlmodel.Time, kind LossKind) {
-	if kind == LossTimeout {
+	switch kind {
+	case LossTimeout:
 		s.timeout(now)
-		return
+	case LossTrimmed:
+		s.OnNACK(now, s.p.MSS)
+	default:
+		s.stopSpeculating()
 	}
-	s.OnNACK(now, s.p.MSS)
+}
+
+// OnRewind takes bytes out of flight: packets sent and then lost whole
+// (a go-back-N rewind), to be resent without credit (OnSendUnpaid), which
+// puts them in flight again.
+func (s *EQDSSender) OnRewind(now rtlmodel.Time, bytes uint64) {
+	s.inFlight -= min(s.inFlight, bytes)
+	s.restart(now)
 }
 
 // OnCNP is ignored: EQDS takes no CNPs.

@@ -253,3 +253,26 @@ func TestEQDSSenderStartsMessageWithoutCredit(t *testing.T) {
 	c := s.Counts()
 	assert.Equal(t, c.Speculative+c.Granted, c.Spent+s.Credit()+c.Forfeited, "allowance + granted = spent + held + given up")
 }
+
+// A NAK for a sequence error (go-back-N) ends speculation and nothing
+// else: the packets it names were dropped whole and the receiver pulls
+// for none of them, so no credit is owed for them. The owner's rewind
+// takes them out of flight (OnRewind), and their unpaid resends put them
+// back.
+func TestEQDSSequenceNAKOwesNoCredit(t *testing.T) {
+	p := DefaultEQDSParams(400_000_000_000, 3*rtlmodel.Microsecond)
+	s := NewEQDSSender(&p)
+	s.OnSend(0, 4096)
+	s.OnSend(10, 4096)
+	s.OnLoss(20, LossNACK)
+	assert.False(t, s.Speculating())
+	assert.Zero(t, s.Owed(), "a sequence NAK asks for nothing")
+	assert.Zero(t, s.RetransmitPending())
+	assert.Equal(t, uint64(8192), s.InFlight())
+	s.OnRewind(20, 4096)
+	assert.Equal(t, uint64(4096), s.InFlight())
+	s.OnSendUnpaid(30, 4096)
+	assert.Equal(t, uint64(8192), s.InFlight())
+	assert.True(t, s.Reclaiming(), "the allowance given up waits to be asked for")
+	assert.True(t, s.CanStart(4096), "with nothing owed, the packet that asks may borrow")
+}

@@ -58,16 +58,20 @@
 // each QP's sender is an EQDSSender: it sends its speculative first
 // window (one BDP at Config.EQDSBaseRTT) unsolicited, then only against
 // credit. The first packet of a message asks for the bytes the
-// speculative allowance will not cover, and a later packet asks again
-// for allowance given up when speculation ended; the request travels in
-// packet.DescMeta.Credit (a model extension, as the SACK bitmap is) and
-// rides again on a retransmission of a packet lost outright. The
+// speculative allowance will not cover, and the next new packet asks
+// again for allowance given up when speculation ended (borrowing the
+// credit it lacks when none is owed); the request travels in
+// packet.DescMeta.Credit (a model extension, as the SACK bitmap is), is
+// fixed at the packet's first transmission and rides again on its
+// retransmissions, and the receiver takes it from the copy it accepts,
+// never from a duplicate. The
 // receiver's RecvCreditPacer grants the requests round robin in PULL
 // frames (ACK-form control frames carrying the credit) paced at 99 % of
 // its link rate, counting the header overhead of the NIC's stack, and
 // charges unsolicited payload to the pace. A trimmed packet is NACKed at
 // once, the receiver pulls for its payload, and the sender resends it
-// against that credit; packets lost outright (SACK holes, timeouts) are
+// against that credit; packets lost outright (SACK holes, timeouts,
+// go-back-N rewinds after a sequence NAK, which owes no credit) are
 // resent without credit, since the receiver never saw them.
 //
 // The other pieces are plain state machines the component calls from its

@@ -44,8 +44,13 @@ func eqdsParams(cfg *Config) (EQDSParams, error) {
 // eqdsMaySend reports whether an EQDS sender may send its next packet: a
 // new packet or the retransmission of a trimmed one needs credit (the
 // speculative allowance or pulled credit) and room in the window; a
-// retransmission for a packet lost outright (SACK hole, timeout) goes
-// without, since the receiver never saw it and cannot pull for it.
+// retransmission for a packet lost outright (SACK hole, timeout, a
+// go-back-N rewind) goes without, since the receiver never saw it and
+// cannot pull for it. A new packet that carries a credit request (a
+// message's first, or the first after speculation ended) may borrow the
+// credit it lacks when none asked for is still to come
+// (EQDSSender.CanStart): otherwise the request would wait for credit
+// that only the request itself can bring.
 func (n *NIC) eqdsMaySend(q *qpState) bool {
 	var b uint32
 	if q.retxQ > 0 {
@@ -57,7 +62,7 @@ func (n *NIC) eqdsMaySend(q *qpState) bool {
 	} else {
 		m := q.segMsg()
 		b = uint32(min(uint64(n.cfg.MTU), m.wr.Bytes-m.sentTo))
-		if m.sentTo == 0 {
+		if m.sentTo == 0 || q.eq.Reclaiming() {
 			return q.eq.CanStart(b)
 		}
 	}
@@ -77,19 +82,26 @@ func (q *qpState) firstPending() int {
 
 // eqdsAsk computes the credit request a packet carries (Meta.Credit): the
 // first packet of a message asks for the bytes of the message the
-// speculative allowance left will not cover, and any packet asks again
-// for allowance the sender gave up when speculation ended. The request is
-// kept with the packet so that its retransmission carries it again when
-// the original was lost outright.
-func (q *qpState) eqdsAsk(p *sentPkt, m *message) {
+// speculative allowance left will not cover, and a packet's first
+// transmission asks again for allowance the sender gave up when
+// speculation ended. The request is fixed with the packet's first
+// transmission and carried again by its retransmissions, and the
+// receiver takes it from the copy it accepts, never from a duplicate
+// (eqdsOnData): so each request is taken once, whether the original was
+// lost or only overtaken (a go-back-N rewind or a timeout resends
+// packets the receiver may already hold). A request added to a
+// retransmission would be lost with a duplicate.
+func (q *qpState) eqdsAsk(p *sentPkt, m *message, retx bool) {
+	if retx {
+		return
+	}
 	var ask uint64
 	if p.offset == 0 && p.retx == 0 {
 		ask = m.wr.Bytes - min(m.wr.Bytes, q.eq.Speculative())
-		p.ask = uint32(ask)
 	}
-	r := q.eq.TakeReclaim()
-	p.ask += uint32(r)
-	q.eq.Ask(ask + r)
+	ask += q.eq.TakeReclaim()
+	p.ask = uint32(ask)
+	q.eq.Ask(ask)
 }
 
 // eqdsOnData is the receiver's side of a data packet (or a trimmed

@@ -384,7 +384,7 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx, 
 		if q.eq.Speculating() {
 			d.Meta.Flags |= flagSpec
 		}
-		q.eqdsAsk(p, m)
+		q.eqdsAsk(p, m, retx)
 		d.Meta.Credit = p.ask
 		if retx && !trimmed {
 			q.eq.OnSendUnpaid(now, p.payload)
@@ -458,13 +458,21 @@ func (n *NIC) resendLost(q *qpState, limit int) {
 }
 
 // rewind marks every unacknowledged packet from index i on for resending
-// (go-back-N).
+// (go-back-N); under EQDS the bytes of those still in flight leave it,
+// as they are resent without credit.
 func (n *NIC) rewind(q *qpState, i int) {
+	var bytes uint64
 	for ; i < len(q.unacked); i++ {
-		if !q.unacked[i].pending {
-			q.unacked[i].pending = true
+		if p := &q.unacked[i]; !p.pending {
+			p.pending = true
 			q.retxQ++
+			if !p.sacked && !p.trimmed { // a trim's NACK took its bytes out already
+				bytes += uint64(p.payload)
+			}
 		}
+	}
+	if q.eq != nil {
+		q.eq.OnRewind(n.h.Now(), bytes)
 	}
 }
 
