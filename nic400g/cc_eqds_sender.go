@@ -95,6 +95,10 @@ func (s *EQDSSender) stopSpeculating() {
 	}
 }
 
+// GiveBack returns bytes taken with TakeReclaim (or any backlog) that a
+// packet's request could not hold, to be asked for by the next one.
+func (s *EQDSSender) GiveBack(bytes uint64) { s.reclaim += bytes }
+
 // Reclaiming reports whether allowance given up is waiting to be asked
 // for again (TakeReclaim).
 func (s *EQDSSender) Reclaiming() bool { return s.reclaim != 0 }

@@ -1,6 +1,8 @@
 package nic400g
 
 import (
+	"math"
+
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
@@ -100,6 +102,12 @@ func (q *qpState) eqdsAsk(p *sentPkt, m *message, retx bool) {
 		ask = m.wr.Bytes - min(m.wr.Bytes, q.eq.Speculative())
 	}
 	ask += q.eq.TakeReclaim()
+	if ask > math.MaxUint32 {
+		// more than a request field holds (a message past 4 GiB): the
+		// rest rides the next new packets
+		q.eq.GiveBack(ask - math.MaxUint32)
+		ask = math.MaxUint32
+	}
 	p.ask = uint32(ask)
 	q.eq.Ask(ask)
 }
