@@ -279,10 +279,22 @@ func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress 
 			if err := r.failures(true); err != nil {
 				return err
 			}
-			return fmt.Errorf("the fabric went quiet at %v with %d of %d flows complete: nothing is scheduled any more",
-				r.Cluster.Engine.Now(), r.Done(), len(r.Flows))
+			return &QuietError{At: r.Cluster.Engine.Now(), Done: r.Done(), Flows: len(r.Flows)}
 		}
 	}
+}
+
+// QuietError ends a run whose fabric has nothing scheduled any more while
+// flows are neither complete nor failed: a stall of the model, since a
+// flow always has a timer or a packet on its way. The run's results up to
+// then stand.
+type QuietError struct {
+	At          rtlmodel.Time
+	Done, Flows int
+}
+
+func (e *QuietError) Error() string {
+	return fmt.Sprintf("the fabric went quiet at %v with %d of %d flows complete: nothing is scheduled any more", e.At, e.Done, e.Flows)
 }
 
 // Done returns how many flows have completed.

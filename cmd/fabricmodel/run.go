@@ -144,7 +144,12 @@ func runScenario(c *cli.Context) error {
 	// the others: they are the run's data too
 	var failed *fabric.FlowsFailedError
 	interrupted := errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-	if err != nil && !errors.As(err, &failed) && !interrupted {
+	// a stalled run (nothing scheduled, or the watchdog's no progress)
+	// keeps its results and outputs too: they are what shows the stall
+	var quiet *fabric.QuietError
+	var deadlock *rtlmodel.DeadlockError
+	stalled := errors.As(err, &quiet) || errors.As(err, &deadlock)
+	if err != nil && !errors.As(err, &failed) && !interrupted && !stalled {
 		return errors.Join(err, traceErr)
 	}
 	if path := c.String("memprofile"); path != "" {
@@ -164,6 +169,9 @@ func runScenario(c *cli.Context) error {
 		return traceErr
 	}
 	printRunSpeed(c.App.Writer, r, res, speed)
+	if stalled {
+		return fmt.Errorf("%w\nthe results and outputs are those of the run up to then", err)
+	}
 	if interrupted {
 		return fmt.Errorf("interrupted at %v simulated with %d of %d flows complete: the results and outputs are those of the run up to then",
 			r.Cluster.Engine.Now(), r.Done(), len(r.Flows))

@@ -15,8 +15,8 @@ import (
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
-// errModel stands for an error of the model's (a deadlock, a link
-// delivering sooner than its lookahead) that ends a run.
+// errModel stands for an error of the model's that ends a run and is
+// not a stall (a link delivering sooner than its lookahead, say).
 var errModel = errors.New("a model error")
 
 // failAt makes the run command's runs end with errModel once they have
@@ -93,4 +93,35 @@ func sentAt(t *testing.T, line string) uint64 {
 	}
 	require.NoError(t, json.Unmarshal([]byte(line), &rec), line)
 	return rec.T
+}
+
+// A run that stalls (the fabric goes quiet, or the watchdog sees no
+// progress) prints and writes its results up to the stall, and returns
+// the stall's error: they are what shows what stalled. Other errors of
+// the model's write none (TestRunEndedByAModelErrorKeepsItsTrace).
+func TestRunThatStallsKeepsItsResults(t *testing.T) {
+	for _, stall := range []error{
+		&fabric.QuietError{At: 40 * rtlmodel.Microsecond, Done: 3, Flows: 32},
+		&rtlmodel.DeadlockError{Time: 40 * rtlmodel.Microsecond, Why: "no progress for 5 cycles"},
+	} {
+		complete := completeRun
+		completeRun = func(r *fabric.Run, ctx context.Context, step, _ rtlmodel.Time, progress func(int)) error {
+			if err := complete(r, ctx, step, 40*rtlmodel.Microsecond, progress); err != nil && !errors.As(err, new(*fabric.FlowsFailedError)) {
+				return err
+			}
+			return stall
+		}
+		js := filepath.Join(t.TempDir(), "r.json")
+		out, err := runCLI(t, "run", "--json", js)
+		completeRun = complete
+		require.ErrorIs(t, err, stall)
+		require.ErrorContains(t, err, "the results and outputs are those of the run up to then")
+		require.Contains(t, out, "speed:", "the run printed its results")
+		b, err := os.ReadFile(js)
+		require.NoError(t, err, "the run wrote no JSON results")
+		var res fabric.Results
+		require.NoError(t, json.Unmarshal(b, &res))
+		require.Equal(t, 32, res.Flows)
+		require.InDelta(t, 40_000, res.SimTimeNS, 10_000)
+	}
 }
