@@ -24,28 +24,41 @@ const (
 // directory, which no other output of a run may take.
 var plotFiles = []string{fctPlotFile, linkUtilPlotFile, queuesPlotFile}
 
+// skippedPlot is a plot writePlots left out for want of data, and why.
+type skippedPlot struct {
+	file, reason string
+}
+
 // writePlots draws the FCT CDF, the hottest queues over time and the
-// distribution of link utilisation as PNG files in dir.
-func writePlots(dir string, res *fabric.Results) error {
+// distribution of link utilisation as PNG files in dir. A plot with no
+// data to draw is left out and returned among the skipped, with why.
+func writePlots(dir string, res *fabric.Results) ([]skippedPlot, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
-	if len(res.PerFlow) > 0 {
+	var skipped []skippedPlot
+	if len(res.PerFlow) == 0 {
+		skipped = append(skipped, skippedPlot{fctPlotFile, "no flow completed"})
+	} else {
 		fct := make([]float64, len(res.PerFlow))
 		for i, f := range res.PerFlow {
 			fct[i] = f.FCTNS / 1e3
 		}
 		if err := cdfPlot(filepath.Join(dir, fctPlotFile), "Flow completion time", "FCT (us)", fct); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if len(res.LinkUtilization) > 0 {
+	if len(res.LinkUtilization) == 0 {
+		skipped = append(skipped, skippedPlot{linkUtilPlotFile, "no switch port sent a frame"})
+	} else {
 		if err := cdfPlot(filepath.Join(dir, linkUtilPlotFile), "Switch egress link utilisation",
 			"utilisation", res.LinkUtilization); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if len(res.HottestQueues) > 0 {
+	if len(res.HottestQueues) == 0 {
+		skipped = append(skipped, skippedPlot{queuesPlotFile, "no switch egress queue held a byte at any sample (taken every --step-us)"})
+	} else {
 		p := plot.New()
 		p.Title.Text = "Hottest egress queues"
 		p.X.Label.Text = "time (us)"
@@ -59,13 +72,13 @@ func writePlots(dir string, res *fabric.Results) error {
 			args = append(args, q.Name, pts)
 		}
 		if err := plotutil.AddLines(p, args...); err != nil {
-			return err
+			return nil, err
 		}
 		if err := p.Save(8*vg.Inch, 4*vg.Inch, filepath.Join(dir, queuesPlotFile)); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return skipped, nil
 }
 
 // cdfPlot draws the empirical CDF of values.

@@ -264,7 +264,8 @@ func printResults(w io.Writer, res *fabric.Results) {
 }
 
 // writeOutputs writes the results to the files and the directory of
-// --json, --csv and --plots; its errors name the flag.
+// --json, --csv and --plots; its errors name the flag. Each plot left out
+// for want of data is said on the error writer.
 func writeOutputs(c *cli.Context, res *fabric.Results) error {
 	if path := c.String("json"); path != "" {
 		if err := writeResultsJSON(path, res); err != nil {
@@ -277,8 +278,12 @@ func writeOutputs(c *cli.Context, res *fabric.Results) error {
 		}
 	}
 	if dir := c.String("plots"); dir != "" {
-		if err := writePlots(dir, res); err != nil {
+		skipped, err := writePlots(dir, res)
+		if err != nil {
 			return outputError("plots", dir, err)
+		}
+		for _, s := range skipped {
+			fmt.Fprintf(c.App.ErrWriter, "fabricmodel: --plots %s: %s not drawn: %s\n", dir, s.file, s.reason)
 		}
 	}
 	return nil
