@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -30,7 +28,7 @@ func budgetCommand() *cli.Command {
 			"conflicts with another is an error naming the file and line, or the flag; --set may change a\n" +
 			"value --config gave. switch.pipes rebuilds the port plan on that many pipes.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, json or csv"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, json or csv (one table, led by a section column)"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a parameter: `NAME=VALUE` (repeatable, each NAME once; applied after --config)"},
 			&cli.StringFlag{Name: "config", Usage: "read overrides from a YAML `FILE` of NAME: VALUE lines"},
 			&cli.BoolFlag{Name: "list", Usage: "list the parameters --set accepts and their ranges"},
@@ -159,19 +157,9 @@ func (s budgetSources) locateRelated(err error) error {
 func writeBudget(w io.Writer, rep *fabric.BudgetReport, format string) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeBudgetJSON(w, rep)
 	case "csv":
-		cw := csv.NewWriter(w)
-		for _, s := range rep.Sections {
-			_ = cw.Write(append([]string{"section"}, s.Columns...))
-			for _, r := range s.Rows {
-				_ = cw.Write(append([]string{s.Title}, r...))
-			}
-		}
-		cw.Flush()
-		return cw.Error()
+		return writeBudgetCSV(w, rep)
 	case "markdown":
 		for _, s := range rep.Sections {
 			fmt.Fprintf(w, "### %s\n\n| %s |\n|%s\n", s.Title, strings.Join(s.Columns, " | "), strings.Repeat(" --- |", len(s.Columns)))
