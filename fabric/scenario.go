@@ -208,7 +208,10 @@ func (s *Scenario) Validate() error {
 	if err := c.TM.Validate(); err != nil {
 		return keyed("switch", fmt.Errorf("switch: %w", err))
 	}
-	return s.NIC.validate()
+	if err := s.NIC.validate(); err != nil {
+		return err
+	}
+	return s.checkBufferHoldsAFrame()
 }
 
 // validate checks the switch values that the switch's own checks would
