@@ -57,12 +57,18 @@ type ScenarioSwitch struct {
 	CutThroughBytes *int     `yaml:"cut_through_bytes"`
 }
 
-// ECNSpec is a WRED marking curve for every class.
+// ECNSpec is a WRED marking curve for every class: nothing marked up to
+// KminBytes, the probability rising to Pmax just below KmaxBytes, every
+// packet marked from there. A scenario file must give pmax unless Off;
+// with Off (marking off on every class) the values given are still
+// checked.
 type ECNSpec struct {
 	KminBytes uint64  `yaml:"kmin_bytes"`
 	KmaxBytes uint64  `yaml:"kmax_bytes"`
 	Pmax      float64 `yaml:"pmax"`
 	Off       bool    `yaml:"off"`
+
+	pmaxOmitted bool // read from text that gives no pmax (validate)
 }
 
 // ScenarioNIC sets the NIC parameters a scenario changes.
@@ -217,13 +223,13 @@ func (s *Scenario) Validate() error {
 // validate checks the switch values that the switch's own checks would
 // only find when the fabric is built, or not at all.
 func (w ScenarioSwitch) validate() error {
-	if e := w.ECN; e != nil && !e.Off {
-		if !(e.Pmax >= 0 && e.Pmax <= 1) {
-			return keyed("switch.ecn.pmax", fmt.Errorf("switch.ecn.pmax %v: a probability, 0 to 1", e.Pmax))
+	if w.ECN != nil {
+		if err := w.ECN.validate(); err != nil {
+			return err
 		}
-		if err := e.curve().Validate(); err != nil { // its errors are about Kmax
-			return keyed("switch.ecn.kmax_bytes", fmt.Errorf("switch.ecn: %w", err))
-		}
+	}
+	if err := w.checkPFCClassesOnce(); err != nil {
+		return err
 	}
 	if w.BufferBytes > 0 {
 		tm := switchasic.DefaultConfig().TM

@@ -40,6 +40,7 @@ func decodeScenario(s *Scenario, src *scenarioSource, data []byte, lines bool) e
 	if errs := workloadKeyErrors(root, s.Workload.Kind); len(errs) > 0 {
 		return textErrors(src.name, errs, lines)
 	}
+	noteOmittedPmax(root, s)
 	if lines {
 		src.root = root
 	}
