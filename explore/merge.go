@@ -26,7 +26,8 @@ type Results struct {
 // Merge gathers the result files of every output directory given and
 // checks that each point of the sweep is there exactly once and that no
 // file belongs to another sweep. The error names every missing,
-// duplicated and unknown point.
+// duplicated and unknown point. A directory given twice, by any name, is
+// read once.
 func Merge(s *Sweep, dirs ...string) (*Results, error) {
 	pts, err := s.Points()
 	if err != nil {
@@ -39,7 +40,7 @@ func Merge(s *Sweep, dirs ...string) (*Results, error) {
 	found := map[string][]string{} // id -> files
 	got := map[string]Result{}
 	var problems []error
-	for _, dir := range dirs {
+	for _, dir := range distinctDirs(dirs) {
 		files, err := filepath.Glob(filepath.Join(pointsDir(dir), "*.json"))
 		if err != nil {
 			return nil, err

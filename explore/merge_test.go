@@ -86,3 +86,19 @@ func TestMergeIgnoresOtherFiles(t *testing.T) {
 	_, err = Merge(s, dir)
 	require.NoError(t, err)
 }
+
+// A directory named twice, as --out and again in --from, by another
+// spelling or through a link, is read once: its points are not each
+// found twice in the same file.
+func TestMergeReadsADirectoryGivenTwiceOnce(t *testing.T) {
+	s := gridSweep(t, 3, 3)
+	a := t.TempDir()
+	_, err := Run(context.Background(), s, RunOptions{Dir: a, Evaluator: &countEvaluator{}})
+	require.NoError(t, err)
+	link := filepath.Join(t.TempDir(), "link")
+	require.NoError(t, os.Symlink(a, link))
+	t.Chdir(filepath.Dir(a))
+	res, err := Merge(s, a, a, "./"+filepath.Base(a)+"/", link)
+	require.NoError(t, err)
+	require.Len(t, res.Points, 9)
+}
