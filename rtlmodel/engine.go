@@ -48,7 +48,7 @@ type Engine struct {
 	domainNames map[string]bool
 	partNames   map[string]*part
 	nextID      int
-	started bool
+	started     bool
 
 	parts     []*part // in creation order
 	cur       *part   // the partition being run
