@@ -3,18 +3,19 @@ package fabric
 import (
 	"fmt"
 
+	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/switchasic"
 )
 
 // largestFrameBytes is the longest frame the scenario's NICs send: a
 // first packet of nic.mtu payload bytes with its RETH in the NICs' header
-// stack, and the in-band telemetry HPCC's data packets reserve (the one
-// congestion control that reads it, nic400g's intReader).
+// stack, and the in-band telemetry its data packets reserve when their
+// congestion control reads it (nic400g.CollectsINT).
 func (s *Scenario) largestFrameBytes() int {
 	c := s.nicConfig(0, 1)
 	frame := stackOf(c.Stack).FrameBytes(c.MTU)
-	if c.CC == "hpcc" {
+	if collects, _ := nic400g.CollectsINT(c); collects { // an unknown cc is nic.cc's error
 		frame += packet.INTLen
 	}
 	return frame

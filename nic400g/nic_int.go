@@ -2,6 +2,19 @@ package nic400g
 
 import "github.com/fabricmodel/fabricmodel/packet"
 
+// CollectsINT reports whether the data packets of a NIC of configuration
+// cfg collect in-band telemetry, which they do when its congestion
+// control reads it (HPCC): each then carries packet.INTLen bytes more on
+// the wire (reserveINT).
+func CollectsINT(cfg Config) (bool, error) {
+	f, err := newCCFactory(&cfg)
+	if err != nil {
+		return false, err
+	}
+	_, ok := f().(intReader)
+	return ok, nil
+}
+
 // reserveINT makes a data packet collect HPCC in-band telemetry when the
 // NIC's congestion control reads it: each switch egress pushes a hop
 // record (packet.Desc.HasINT). The stack travels beside the header bytes,
