@@ -3,6 +3,7 @@ package fabric
 import (
 	"fmt"
 
+	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -50,17 +51,9 @@ func (w ScenarioSwitch) checkPFCClassesOnce() error {
 // noteOmittedPmax marks a decoded ECN block whose text has no pmax key,
 // for validate, which cannot tell pmax: 0 from no pmax by the value.
 func noteOmittedPmax(root *yaml.Node, s *Scenario) {
-	if s.Switch.ECN == nil || root == nil || root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
+	if s.Switch.ECN == nil {
 		return
 	}
-	ecn := resolveAlias(mappingValue(resolveAlias(mappingValue(root.Content[0], "switch")), "ecn"))
-	s.Switch.ECN.pmaxOmitted = ecn != nil && ecn.Kind == yaml.MappingNode && mappingValue(ecn, "pmax") == nil
-}
-
-// resolveAlias is the node an alias stands for, or n itself.
-func resolveAlias(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
+	ecn := yamlfile.Lookup(root, "switch.ecn")
+	s.Switch.ECN.pmaxOmitted = ecn != nil && ecn.Kind == yaml.MappingNode && yamlfile.Lookup(root, "switch.ecn.pmax") == nil
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -28,7 +29,7 @@ func workloadKeyErrors(root *yaml.Node, kind string) []textError {
 	if !ok || root == nil || root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
 		return nil
 	}
-	w := mappingValue(root.Content[0], "workload")
+	w := yamlfile.Lookup(root, "workload")
 	if w == nil || w.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -41,17 +42,4 @@ func workloadKeyErrors(root *yaml.Node, kind string) []textError {
 		}
 	}
 	return errs
-}
-
-// mappingValue is the value of key in mapping n, nil when n has none.
-func mappingValue(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }
