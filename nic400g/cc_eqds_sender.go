@@ -15,10 +15,14 @@ import "github.com/fabricmodel/fabricmodel/rtlmodel"
 // trimmed header, pulls for them, and the bytes of the next sends count
 // as retransmissions first. A retransmission timeout (at least MinRTO,
 // RFC 6298-style estimate from the RTT samples, doubled per expiry) moves
-// everything in flight to the retransmission queue.
+// everything in flight to the retransmission queue. A sender with nothing
+// in flight and credit still owed runs the same timer for its pulls,
+// restarted by each one: a pull lost in the fabric (a control frame a
+// full buffer dropped) is never sent again, so when the timer expires the
+// credit owed is presumed granted (Presumed) and the sender goes on.
 //
-// Accounting, all in bytes: speculative allowance + credit granted =
-// credit spent + credit held + allowance given up; sent = in flight +
+// Accounting, all in bytes: speculative allowance + credit granted +
+// credit presumed = credit spent + credit held + allowance given up; sent = in flight +
 // ACKed + moved to retransmission. The owner keeps the sender's backlog and asks the
 // receiver for credit for it (RecvCreditPacer.Request), net of the
 // speculative window. No allocation after Init.
@@ -51,6 +55,10 @@ type EQDSSenderCounts struct {
 	// Trimmed is the bytes NACKed as trimmed; Trims and Timeouts count
 	// the events.
 	Trimmed, Trims, Timeouts uint64
+	// Presumed is the credit owed that the sender took as granted when no
+	// pull came for a whole timeout (pulls lost); PullTimeouts counts
+	// those expiries.
+	Presumed, PullTimeouts uint64
 }
 
 // NewEQDSSender returns a sender with its speculative window. p must be
@@ -139,8 +147,11 @@ func (s *EQDSSender) CanStart(bytes uint32) bool {
 // transmission).
 func (s *EQDSSender) Ask(bytes uint64) { s.asked += bytes }
 
-// Owed returns the credit asked for and not yet granted.
-func (s *EQDSSender) Owed() uint64 { return s.asked - min(s.asked, s.counts.Granted) }
+// Owed returns the credit asked for and not yet granted (or presumed
+// granted after a pull timeout).
+func (s *EQDSSender) Owed() uint64 {
+	return s.asked - min(s.asked, s.counts.Granted+s.counts.Presumed)
+}
 
 // Window returns the bytes the sender may have in flight now: in flight
 // plus credit, capped at the window.
@@ -198,9 +209,17 @@ func (s *EQDSSender) OnSendUnpaid(now rtlmodel.Time, bytes uint32) {
 
 // OnPull adds credit granted by the receiver in a pull, less what repays
 // bytes sent beyond the allowance, and ends speculation.
-func (s *EQDSSender) OnPull(_ rtlmodel.Time, credit uint64) {
+func (s *EQDSSender) OnPull(now rtlmodel.Time, credit uint64) {
 	s.stopSpeculating()
 	s.counts.Granted += credit
+	s.take(credit)
+	if s.inFlight == 0 {
+		s.restart(now) // the pull timer starts again
+	}
+}
+
+// take adds credit, less what repays bytes sent beyond the allowance.
+func (s *EQDSSender) take(credit uint64) {
 	repay := min(s.debt, credit)
 	s.debt -= repay
 	s.counts.Spent += repay
@@ -231,8 +250,10 @@ func (s *EQDSSender) OnAck(now rtlmodel.Time, ev *AckEvent) {
 	s.restart(now)
 }
 
+// restart runs the timer from now: for the bytes in flight, or, with
+// none, for the pulls of credit still owed; with neither it stops.
 func (s *EQDSSender) restart(now rtlmodel.Time) {
-	if s.inFlight == 0 {
+	if s.inFlight == 0 && s.Owed() == 0 {
 		s.rtoAt = rtlmodel.Forever
 		return
 	}
@@ -287,12 +308,25 @@ func (s *EQDSSender) Advance(now rtlmodel.Time) {
 	}
 }
 
-func (s *EQDSSender) timeout(rtlmodel.Time) {
+func (s *EQDSSender) timeout(now rtlmodel.Time) {
+	s.backoff = min(s.backoff+1, 6)
+	s.rtoAt = rtlmodel.Forever
+	if s.inFlight == 0 {
+		// no pull for a whole timeout with credit owed: the pulls were
+		// lost, and nothing would send them again
+		if owed := s.Owed(); owed != 0 {
+			s.counts.Presumed += owed
+			s.counts.PullTimeouts++
+			s.take(owed)
+		}
+		return
+	}
 	s.rtx += s.inFlight
 	s.inFlight = 0
 	s.counts.Timeouts++
-	s.backoff = min(s.backoff+1, 6)
-	s.rtoAt = rtlmodel.Forever
+	if s.Owed() != 0 {
+		s.rtoAt = now + s.RTO() // on for the pulls still owed
+	}
 }
 
 // NextEvent returns the retransmission timer's expiry, or Forever.

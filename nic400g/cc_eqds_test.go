@@ -276,3 +276,35 @@ func TestEQDSSequenceNAKOwesNoCredit(t *testing.T) {
 	assert.True(t, s.Reclaiming(), "the allowance given up waits to be asked for")
 	assert.True(t, s.CanStart(4096), "with nothing owed, the packet that asks may borrow")
 }
+
+// A sender with nothing in flight and credit owed runs its timer for the
+// pulls, restarted by each pull: a pull lost in the fabric is never sent
+// again, so when the timer expires the credit owed is presumed granted and
+// the sender goes on. A timeout of what was in flight leaves the timer on
+// while credit is owed.
+func TestEQDSPullTimerPresumesLostPulls(t *testing.T) {
+	p := DefaultEQDSParams(400_000_000_000, 3*rtlmodel.Microsecond)
+	s := NewEQDSSender(&p)
+	s.Ask(3 * 4096)
+	s.OnPull(0, 4096)
+	require.Equal(t, uint64(2*4096), s.Owed())
+	require.Equal(t, p.MinRTO, s.NextEvent(), "owed, nothing in flight: the pull timer runs")
+	s.OnPull(1000, 4096)
+	require.Equal(t, 1000+p.MinRTO, s.NextEvent(), "a pull restarts it")
+	s.Advance(1000 + p.MinRTO)
+	c := s.Counts()
+	require.Equal(t, uint64(4096), c.Presumed)
+	require.Equal(t, uint64(1), c.PullTimeouts)
+	require.Zero(t, c.Timeouts, "no data timed out")
+	require.Zero(t, s.Owed())
+	require.Equal(t, uint64(3*4096), s.Credit())
+	require.Equal(t, rtlmodel.Forever, s.NextEvent(), "nothing owed, nothing in flight")
+	require.Equal(t, c.Speculative+c.Granted+c.Presumed, c.Spent+s.Credit()+c.Forfeited)
+
+	u := NewEQDSSender(&p)
+	u.OnSend(0, 4096)
+	u.Ask(4096)
+	u.Advance(u.NextEvent())
+	require.Equal(t, uint64(1), u.Counts().Timeouts)
+	require.NotEqual(t, rtlmodel.Forever, u.NextEvent(), "credit still owed after a data timeout: the pull timer runs")
+}
