@@ -1,7 +1,6 @@
 package fabric
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -34,7 +33,7 @@ func (t ScenarioTopology) degradedUplink() (*degradedUplink, error) {
 		return nil, nil
 	}
 	bad := func(format string, args ...any) error {
-		return keyed("degraded_uplink", fmt.Errorf("degraded_uplink %q: "+format, append([]any{d}, args...)...))
+		return topologyFault("degraded_uplink", " %q: "+format, append([]any{d}, args...)...)
 	}
 	parts := strings.Split(d, "/")
 	if len(parts) != 3 {

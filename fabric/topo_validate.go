@@ -42,13 +42,13 @@ var kindKeys = map[string][]string{
 func (c TopologyConfig) Validate() error {
 	m, err := c.portMode()
 	if err != nil {
-		return keyed("port_mode", fmt.Errorf("fabric: topology port_mode: %w", err))
+		return topologyFault("port_mode", ": %v", err)
 	}
 	if c.Radix < 0 || c.Radix > m.Ports() {
-		return keyed("radix", fmt.Errorf("fabric: topology radix %d: the %s mode has 1 to %d ports", c.Radix, m.Name, m.Ports()))
+		return topologyFault("radix", " %d: the %s mode has 1 to %d ports", c.Radix, m.Name, m.Ports())
 	}
 	if _, ok := kindKeys[c.Kind]; !ok {
-		return keyed("kind", fmt.Errorf("fabric: topology kind %q: want %q, %q or %q", c.Kind, KindLeafSpine, KindFatTree, KindRails))
+		return topologyFault("kind", " %q: want %q, %q or %q", c.Kind, KindLeafSpine, KindFatTree, KindRails)
 	}
 	if err := c.checkForeignKeys(); err != nil {
 		return err
@@ -63,19 +63,19 @@ func (c TopologyConfig) Validate() error {
 		ports int
 	}{{"leaf", leafPorts}, {"spine", spinePorts}, {"core", corePorts}} {
 		if t.ports > R {
-			return fmt.Errorf("fabric: topology %s: a %s switch needs %d ports, over the radix of %d (%s)", c.Kind, t.name, t.ports, R, m.Name)
+			return topologyFault("", "%s: a %s switch needs %d ports, over the radix of %d (%s)", c.Kind, t.name, t.ports, R, m.Name)
 		}
 	}
 	if n := c.Endpoints(); n > switchasic.DefaultMaxEndpoints {
-		return fmt.Errorf("fabric: topology %s has %d endpoints (ids 0..%d); the forwarding tables hold %d (switchasic.DefaultMaxEndpoints, FACTS 5.3)",
+		return topologyFault("", "%s has %d endpoints (ids 0..%d); the forwarding tables hold %d (switchasic.DefaultMaxEndpoints, FACTS 5.3)",
 			c.Kind, n, n-1, switchasic.DefaultMaxEndpoints)
 	}
 	switches, ports := c.size()
 	if switches > maxSwitches {
-		return fmt.Errorf("fabric: topology %s has %d switches; the model builds at most %d", c.Kind, switches, maxSwitches)
+		return topologyFault("", "%s has %d switches; the model builds at most %d", c.Kind, switches, maxSwitches)
 	}
 	if ports > maxSwitchPorts {
-		return fmt.Errorf("fabric: topology %s has %d switch ports; the model builds at most %d", c.Kind, ports, maxSwitchPorts)
+		return topologyFault("", "%s has %d switch ports; the model builds at most %d", c.Kind, ports, maxSwitchPorts)
 	}
 	return nil
 }
@@ -102,8 +102,8 @@ func (c TopologyConfig) checkForeignKeys() error {
 				kinds = append(kinds, k)
 			}
 		}
-		return keyed(f.key, fmt.Errorf("fabric: topology %s %v: kind %s has no %s (a key of kind %s)",
-			f.key, f.v, c.Kind, f.key, strings.Join(kinds, " and ")))
+		return topologyFault(f.key, " %v: kind %s has no %s (a key of kind %s)",
+			f.v, c.Kind, f.key, strings.Join(kinds, " and "))
 	}
 	return nil
 }
@@ -124,7 +124,7 @@ func (c TopologyConfig) checkCounts(radix int, mode string) error {
 	case KindFatTree:
 		// k over the radix is the port check's (a core has k ports)
 		if c.K < 2 || c.K%2 != 0 {
-			return keyed("k", fmt.Errorf("fabric: topology k %d: a fat tree needs an even k of at least 2", c.K))
+			return topologyFault("k", " %d: a fat tree needs an even k of at least 2", c.K)
 		}
 		counts = []count{{"hosts_per_leaf", c.HostsPerLeaf, 0, radix, "k/2", "an edge switch has a port per host"}}
 	default:
@@ -151,7 +151,7 @@ func (c TopologyConfig) checkCounts(radix int, mode string) error {
 		if n.most == radix {
 			why += "; " + perSwitch
 		}
-		return keyed(n.key, fmt.Errorf("fabric: topology %s %d: it must be %s to %d for kind %q (%s)", n.key, n.v, lo, n.most, c.Kind, why))
+		return topologyFault(n.key, " %d: it must be %s to %d for kind %q (%s)", n.v, lo, n.most, c.Kind, why)
 	}
 	return nil
 }
