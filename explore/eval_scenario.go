@@ -81,7 +81,9 @@ func (scenarioEvaluator) Metrics() []Metric {
 		{"pfc_paused_us", "us", "time PFC paused transmitters, summed over switch egress classes and NICs"},
 		{"ecn_marks", "", "packets ECN-marked"},
 		{"trims", "", "packets trimmed to their headers"},
-		{"drops", "", "packets dropped"},
+		{"drops", "", "packets dropped, switch_drops + nic_drops"},
+		{"switch_drops", "", "packets the switches dropped (admission, no route, bad FCS, parse error)"},
+		{"nic_drops", "", "packets receiving NICs discarded (bad FCS or ICRC, out of window, out of order, reorder buffer full)"},
 		{"retransmits", "", "packets retransmitted"},
 	}
 }
@@ -256,6 +258,8 @@ func (e scenarioEvaluator) Evaluate(ctx context.Context, params []Assignment, _ 
 		"ecn_marks":          float64(res.ECNMarks),
 		"trims":              float64(res.Trims),
 		"drops":              float64(res.Drops),
+		"switch_drops":       float64(res.SwitchDrops),
+		"nic_drops":          float64(res.NICDrops),
 		"retransmits":        float64(res.Retransmits),
 	}, nil
 }

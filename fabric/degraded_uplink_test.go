@@ -54,5 +54,6 @@ func TestPathAwareSprayingAvoidsTheDegradedUplink(t *testing.T) {
 	require.Zero(t, oblRoCEDrops)
 	require.NotZero(t, awareRoCEDrops, "path-aware spraying's reordering should overflow RoCEv2 reorder buffers")
 	require.Equal(t, awareRoCEDrops, awareRoCE.Drops, "the results' drops count the NICs' reorder-buffer drops")
+	require.Equal(t, awareRoCEDrops, awareRoCE.NICDrops, "the reorder-buffer drops are the NICs'")
 	require.Greater(t, awareRoCE.JobTimesNS[0], 1.3*aware.JobTimesNS[0], "path-aware JCT on RoCEv2 against UET")
 }

@@ -38,17 +38,17 @@ func runFile(t *testing.T, file string) *Results {
 // `fabricmodel run --json F docs/scenarios/NAME.yaml; sha256sum F`.
 func TestExperimentResultsArePinned(t *testing.T) {
 	pinned := []struct{ name, digest string }{
-		{"exp1_permutation_dlb", "b3faca953c6d2568d76a759bac963066d506d4c73b5b742a41f0c07eb5323350"},
-		{"exp1_permutation_ecmp", "489b1ef29736a175fc831e4a2762cc599fbde70254ba9555c1ee0afa82754f45"},
-		{"exp1_permutation_spray", "5d6f8ced0c5ba19d2c15a722b066b32c3dd5fab64f51751bea2c3599cfa78f0f"},
-		{"exp2_incast_dcqcn", "210ab860df9bbd8df0e93d445bb8375b0f294bbd5d062aa18c366896f450be0a"},
-		{"exp2_incast_eqds", "5ff39d0d6a469b6adf85b8dee1e22d10cd47ce7f04095bac05b4420c9e37e98d"},
-		{"exp3_lossless_pfc_dcqcn", "6521add64866d5c1fab75db567a5539ea1e7d5deba75cbb6018ab07200de7463"},
-		{"exp3_lossy_trimming", "21052e218142cf003b3eea829a687146506ecc0a229399b66f2b36a8da87d8bf"},
-		{"exp4_degraded_pathaware", "9533b98744cba475fa5cda7fa1a821dbfb807ab251093c9c7834ed976dda5dea"},
-		{"exp4_degraded_pathaware_roce", "1fbbe25ccf0887b2fea2d383af4797120578e285100c71ed60957e232122638a"},
-		{"exp4_degraded_spray", "0a0506aae41a21b511bd8d6151d0de37eee34e42d783bba840b0f1ea74763440"},
-		{"exp4_degraded_spray_roce", "a5c95fcc156ff408f91b54688079f7274f249fd3a92f1d1b9d6cbf6218a4fc0c"},
+		{"exp1_permutation_dlb", "f2ffbc92b2b0776088befc45e36283b7f90f1ecb9011adc757da110f234786d8"},
+		{"exp1_permutation_ecmp", "72fe30aef6d34918f70127043f660eb8903550a4fd1be458da7bb47471fec8fe"},
+		{"exp1_permutation_spray", "8e87da825408427040c24c163a428a8a13476797b0a3dd199b524d2ba2b2bdc9"},
+		{"exp2_incast_dcqcn", "2968368d0c9004cb09189dfd1bb707969cccbab01508c24d6d1a85e81213491c"},
+		{"exp2_incast_eqds", "1df8003b4134b9d28df1e841e7f7ac28279f5db68d695554680fa1ccffdfbcff"},
+		{"exp3_lossless_pfc_dcqcn", "d0c7ba1914774d183c0f1015ee751c49329a02e14b46f72e90db03e7f0d446e2"},
+		{"exp3_lossy_trimming", "d15e99949e478c7e0cffca8ed75dbf95a62ad27310e64921abaebb0f35f5bb4c"},
+		{"exp4_degraded_pathaware", "1a15bff09d706e13017b0c5cffae09257ac8b6fce572a51fdb0a4b9774aa7b33"},
+		{"exp4_degraded_pathaware_roce", "a5a91f3e473ab993502b0f4e6b99d2c8e267399f78a2409d0ce0215ed84a95eb"},
+		{"exp4_degraded_spray", "2fb41f062392c957ab94e4895b53c64f2a8f43bedf2e08c60e99320232919ece"},
+		{"exp4_degraded_spray_roce", "61316ae7f9aab9c7903001a987ea3692c3aa11c22a69be5cc6f159eae3e9f150"},
 	}
 	for _, p := range pinned {
 		t.Run(p.name, func(t *testing.T) {

@@ -105,11 +105,16 @@ type Results struct {
 	PFCPausedMaxNS float64 `json:"pfc_paused_max_ns"`
 	ECNMarks       uint64  `json:"ecn_marks"`
 	Trims          uint64  `json:"trims"`
-	// Drops counts every frame discarded before it delivered its data:
-	// by a switch (full buffer, queue limit, no route, bad FCS, parse
-	// error) and by a receiving NIC (bad FCS or ICRC, beyond the PSN
-	// window, out of order under go-back-N, a full reorder buffer).
+	// Drops counts every frame discarded before it delivered its data,
+	// SwitchDrops + NICDrops. SwitchDrops are the switches' (full
+	// buffer, queue limit, headroom overflow, no route, bad FCS, parse
+	// error); NICDrops the receiving NICs' (bad FCS or ICRC, beyond the
+	// PSN window, out of order under go-back-N, a full reorder buffer).
+	// A lossless fabric drops nothing at its switches, but a go-back-N
+	// receiver still discards what arrives out of order.
 	Drops           uint64        `json:"drops"`
+	SwitchDrops     uint64        `json:"switch_drops"`
+	NICDrops        uint64        `json:"nic_drops"`
 	Retransmits     uint64        `json:"retransmits"`
 	DataPackets     uint64        `json:"data_packets_delivered"`
 	PerFlow         []FlowResult  `json:"per_flow"`
@@ -159,15 +164,16 @@ func (r *Run) Results() *Results {
 	}
 	r.linkStats(res)
 	sum := sumCounters(e, "/mmu/pfc_sent", "/mmu/ecn_marked", "/mmu/trimmed", "/mmu/dropped",
-		"/drop_bad_fcs", "/drop_malformed", "/retransmits", "/rx_data",
+		"/drop_bad_fcs", "/drop_malformed", "/drop_no_route", "/retransmits", "/rx_data",
 		"/rx_fcs_drops", "/rx_icrc_drops", "/rx_out_of_window", "/rx_ooo_dropped", "/reorder_full_drops")
 	res.PFCFrames = sum["/mmu/pfc_sent"]
 	paused, longest := r.pausedTime()
 	res.PFCPausedNS, res.PFCPausedMaxNS = paused.Nanoseconds(), longest.Nanoseconds()
 	res.ECNMarks = sum["/mmu/ecn_marked"]
 	res.Trims = sum["/mmu/trimmed"]
-	res.Drops = sum["/mmu/dropped"] + sum["/drop_bad_fcs"] + sum["/drop_malformed"] +
-		sum["/rx_fcs_drops"] + sum["/rx_icrc_drops"] + sum["/rx_out_of_window"] + sum["/rx_ooo_dropped"] + sum["/reorder_full_drops"]
+	res.SwitchDrops = sum["/mmu/dropped"] + sum["/drop_bad_fcs"] + sum["/drop_malformed"] + sum["/drop_no_route"]
+	res.NICDrops = sum["/rx_fcs_drops"] + sum["/rx_icrc_drops"] + sum["/rx_out_of_window"] + sum["/rx_ooo_dropped"] + sum["/reorder_full_drops"]
+	res.Drops = res.SwitchDrops + res.NICDrops
 	res.Retransmits = sum["/retransmits"]
 	res.DataPackets = sum["/rx_data"]
 	r.hottest(res, 4)

@@ -24,8 +24,8 @@ func TestThousandEndpointFabricsCompleteUnder4GiB(t *testing.T) {
 		jctNS  float64
 		digest string
 	}{
-		{"../docs/scenarios/speed_1024_leafspine.yaml", 325_080, "d32e6ea35f905b4abde2a6d68117559b5f664bb58600c58fa89924662ff3eb7a"},
-		{"../docs/scenarios/speed_1024_fattree.yaml", 814_380, "7a7c1e149e971e38b7d58e20ec407596d82f4089cd9a73dc6ffea89d13025209"},
+		{"../docs/scenarios/speed_1024_leafspine.yaml", 325_080, "85a42c105bdf10f4247aa4e0342d003b82bfa6b52a12ad796ec80c64bd7138bb"},
+		{"../docs/scenarios/speed_1024_fattree.yaml", 814_380, "dcd839a9922b090f8f72e662889f013e37de5352458b2272b871e4059167f91c"},
 	}
 	for _, c := range cases {
 		s, err := LoadScenario(c.file)

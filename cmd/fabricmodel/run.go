@@ -237,7 +237,8 @@ func printResults(w io.Writer, res *fabric.Results) {
 		{"max switch buffer", fmt.Sprintf("%.3f MB", float64(res.MaxQueueBytes)/1e6)},
 		{"PFC frames / ECN marks / trims", fmt.Sprintf("%d / %d / %d", res.PFCFrames, res.ECNMarks, res.Trims)},
 		pausedRow(res, ns),
-		{"drops / retransmits", fmt.Sprintf("%d / %d", res.Drops, res.Retransmits)},
+		{"drops: switches / NICs", fmt.Sprintf("%d / %d", res.SwitchDrops, res.NICDrops)},
+		{"retransmits", strconv.FormatUint(res.Retransmits, 10)},
 	}
 	if len(res.Failed) > 0 {
 		rows = append(rows, []string{"flows failed", strconv.Itoa(len(res.Failed))})
