@@ -80,6 +80,9 @@ func runScenario(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	for _, n := range sc.Notes() {
+		fmt.Fprintf(c.App.ErrWriter, "fabricmodel: %s\n", n)
+	}
 	// the scenario says what files the run reads, which no output may be;
 	// the model is built after the check
 	if err := checkOutputs(c, scenarioInputs(scenarioPath, sc)); err != nil {

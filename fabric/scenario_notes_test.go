@@ -1,0 +1,72 @@
+package fabric
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// lossyScenario is a small 6:1 incast with the given switch block and
+// congestion control, for the notes' tests.
+func lossyScenario(switchBlock, cc string) string {
+	return `name: notes
+seed: 1
+topology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 4}
+switch: ` + switchBlock + `
+nic: {cc: ` + cc + `}
+workload: {kind: incast, senders: 6, receiver: 0, bytes: 262144}
+`
+}
+
+// The note on unreachable ECN comes exactly when the run marks nothing:
+// the default curve (from 1.6 MB) in a 2 MB lossy buffer never marks, and
+// the note names buffer_bytes's line; a curve set below the ceiling marks
+// and draws no note; a curve set above it is named by its own line.
+func TestNoteOnECNThatCannotMark(t *testing.T) {
+	marks := func(src string) uint64 {
+		return completeScenario(t, "notes.yaml", src).Results().ECNMarks
+	}
+	parse := func(src string) *Scenario {
+		s, err := ParseScenario("notes.yaml", []byte(src))
+		require.NoError(t, err)
+		return s
+	}
+
+	small := lossyScenario("{buffer_bytes: 2000000}", "dcqcn")
+	notes := parse(small).Notes()
+	require.Len(t, notes, 1)
+	require.Contains(t, notes[0], "notes.yaml:4: note: no data packet will be ECN-marked")
+	require.Contains(t, notes[0], "holds at most 1002030 B")
+	require.Zero(t, marks(small))
+
+	low := lossyScenario("{buffer_bytes: 2000000, ecn: {kmin_bytes: 100000, kmax_bytes: 400000, pmax: 0.2}}", "dcqcn")
+	require.Empty(t, parse(low).Notes())
+	require.NotZero(t, marks(low))
+
+	high := lossyScenario("\n  buffer_bytes: 2000000\n  ecn: {kmin_bytes: 1100000, kmax_bytes: 1600000, pmax: 0.2}", "dcqcn")
+	notes = parse(high).Notes()
+	require.Len(t, notes, 1)
+	require.Contains(t, notes[0], "notes.yaml:6: note:", "the line of switch.ecn, which sets kmin_bytes")
+	require.Zero(t, marks(high))
+
+	// the headroom a lossless class reserves comes out of the shared pool
+	reserved := lossyScenario("{buffer_bytes: 30000000, pfc_classes: [1]}", "dcqcn")
+	require.Len(t, parse(reserved).Notes(), 1)
+	require.Zero(t, marks(reserved))
+}
+
+// No note where nothing is lost: a lossless data class (its queues are
+// not held by the dynamic threshold, though a lossy one would be here),
+// a congestion control that reads no marks and a file that sets none, or
+// the default buffer.
+func TestNoNoteWhereMarksAreNotMissed(t *testing.T) {
+	for _, src := range []string{
+		lossyScenario("{buffer_bytes: 30000000, pfc_classes: [0]}", "dcqcn"), // some 2 MB shared after the headroom
+		lossyScenario("{buffer_bytes: 2000000}", "swift"),
+		lossyScenario("{lb: spray}", "dcqcn"),
+	} {
+		s, err := ParseScenario("notes.yaml", []byte(src))
+		require.NoError(t, err)
+		require.Empty(t, s.Notes(), src)
+	}
+}
