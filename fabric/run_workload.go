@@ -35,7 +35,7 @@ func (s *Scenario) flows(topo TopologyConfig) ([]Flow, error) {
 	}
 	var jobs [][]Flow
 	for plane, hosts := range topo.Planes() {
-		f, err := s.planeFlows(hosts, start, uint64(plane))
+		f, err := s.planeFlows(hosts, topo.planeSpan(len(hosts)), start, uint64(plane))
 		if err != nil {
 			return nil, keyedUnder("workload", fmt.Errorf("workload: %w", err))
 		}
@@ -45,13 +45,16 @@ func (s *Scenario) flows(topo TopologyConfig) ([]Flow, error) {
 	return flows, topo.CheckFlows(flows)
 }
 
-// planeFlows is the workload over one set of mutually reachable hosts.
-func (s *Scenario) planeFlows(hosts []int, start rtlmodel.Time, plane uint64) ([]Flow, error) {
+// planeFlows is the workload over one set of mutually reachable hosts;
+// span names them in errors (TopologyConfig.planeSpan). Senders, Receiver
+// and Ranks count within the set: a rails fabric bounds them by one
+// plane's endpoints, not the fabric's.
+func (s *Scenario) planeFlows(hosts []int, span string, start rtlmodel.Time, plane uint64) ([]Flow, error) {
 	w := s.Workload
 	ranks := hosts
 	if w.Ranks > 0 {
 		if w.Ranks > len(hosts) {
-			return nil, keyed("ranks", fmt.Errorf("ranks %d: only %d endpoints", w.Ranks, len(hosts)))
+			return nil, keyed("ranks", fmt.Errorf("ranks %d: only %s", w.Ranks, span))
 		}
 		ranks = hosts[:w.Ranks]
 	}
@@ -62,7 +65,7 @@ func (s *Scenario) planeFlows(hosts []int, start rtlmodel.Time, plane uint64) ([
 			if w.Receiver < 0 || w.Receiver >= len(hosts) {
 				key = "receiver"
 			}
-			return nil, keyed(key, fmt.Errorf("incast of %d senders into endpoint %d on %d endpoints", w.Senders, w.Receiver, len(hosts)))
+			return nil, keyed(key, fmt.Errorf("incast of %d senders into endpoint %d on %s", w.Senders, w.Receiver, span))
 		}
 		var senders []int
 		for _, h := range hosts {
@@ -84,4 +87,16 @@ func (s *Scenario) planeFlows(hosts []int, start rtlmodel.Time, plane uint64) ([
 			Start: start, Duration: rtlmodel.Time(w.DurationUS) * rtlmodel.Microsecond, Seed: s.Seed + plane})
 	}
 	return nil, fmt.Errorf("kind %q", w.Kind)
+}
+
+// planeSpan names, for messages, the endpoints a workload of one plane
+// spans, given the plane's count: "32 endpoints" when the fabric is one
+// plane, and on a rails fabric the plane's count with the fabric's, so
+// that it reads with Results.Endpoints (every NIC of the fabric).
+func (c TopologyConfig) planeSpan(planeEndpoints int) string {
+	if c.Kind != KindRails || c.Rails < 2 {
+		return fmt.Sprintf("%d endpoints", planeEndpoints)
+	}
+	return fmt.Sprintf("%d endpoints of each of %d rail planes (%d endpoints in all; the workload runs within each plane)",
+		planeEndpoints, c.Rails, c.Endpoints())
 }

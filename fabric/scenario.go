@@ -99,7 +99,9 @@ type ScenarioWorkload struct {
 	// collective's buffer size (all-reduce).
 	Bytes uint64 `yaml:"bytes"`
 	// Senders is the incast fan-in (the first Senders endpoints send to
-	// Receiver); Ranks the collective's size (0: every endpoint).
+	// Receiver); Ranks the collective's size (0: every endpoint). On a
+	// rails fabric the workload runs in each plane, and these count the
+	// plane's endpoints (Receiver 0 is endpoint r of rail r).
 	Senders  int `yaml:"senders"`
 	Receiver int `yaml:"receiver"`
 	Ranks    int `yaml:"ranks"`

@@ -109,6 +109,24 @@ func TestScenarioWithoutFileKeepsErrors(t *testing.T) {
 	require.EqualError(t, err, "workload: incast of 1000 senders into endpoint 0 on 32 endpoints")
 }
 
+// On a rails fabric a workload runs within each plane, so an incast or
+// collective too large for a plane is refused naming the plane's
+// endpoints and the fabric's, the count Results.Endpoints reports.
+func TestRailsWorkloadErrorsCountTheFabric(t *testing.T) {
+	rails := "name: x\ntopology:\n  kind: rails\n  rails: 4\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 4\n"
+	span := "8 endpoints of each of 4 rail planes (32 endpoints in all; the workload runs within each plane)"
+	for _, c := range []struct{ workload, want string }{
+		{"workload:\n  kind: incast\n  senders: 8\n  bytes: 10\n", "s.yaml:10: workload: incast of 8 senders into endpoint 0 on " + span},
+		{"workload:\n  kind: alltoall\n  ranks: 9\n  bytes: 10\n", "s.yaml:10: workload: ranks 9: only " + span},
+	} {
+		s, err := ParseScenario("s.yaml", []byte(rails+c.workload))
+		require.NoError(t, err)
+		require.Equal(t, 32, s.Topology.Endpoints())
+		_, err = NewRun(s)
+		require.EqualError(t, err, c.want)
+	}
+}
+
 // A trace file is read from beside its scenario, and a flow the fabric
 // cannot carry is reported at its line of the trace (comments counted):
 // an endpoint it does not have, or a flow between rails of a rails
