@@ -225,7 +225,7 @@ func (e scenarioEvaluator) Evaluate(ctx context.Context, params []Assignment, _ 
 	}
 	r, err := fabric.NewRun(s)
 	if err != nil {
-		return nil, err
+		return nil, e.blame(params, err)
 	}
 	limit := scenarioLimit
 	if s.MaxTimeUS > 0 {
@@ -262,4 +262,34 @@ func (e scenarioEvaluator) Evaluate(ctx context.Context, params []Assignment, _ 
 		"nic_drops":          float64(res.NICDrops),
 		"retransmits":        float64(res.Retransmits),
 	}, nil
+}
+
+// blame marks err, found building the scenario params describe, as about
+// the value that set the scenario key it names (fabric.ErrorKey): the
+// last of params to set that key or a mapping holding it, or, when none
+// did and the base scenario is a file, the key's line in that file ("the
+// value came from the scenario"). An error naming no key, or a key of the
+// embedded default scenario, stays as it is.
+func (e scenarioEvaluator) blame(params []Assignment, err error) error {
+	key, ok := fabric.ErrorKey(err)
+	if !ok {
+		return err
+	}
+	for i := len(params) - 1; i >= 0; i-- {
+		n := params[i].Name
+		if n != scenarioFileParam && (n == key || strings.HasPrefix(key, n+".")) {
+			return &paramError{n, err}
+		}
+	}
+	name, data, file, rerr := e.source(params)
+	if rerr != nil || file == "" {
+		return err
+	}
+	doc, derr := scenarioFile.Document(data)
+	line := yamlfile.KeyLine(doc, key)
+	if derr != nil || line == 0 {
+		return err
+	}
+	// not a yamlfile.Error: its line is the scenario's, not the sweep's
+	return fmt.Errorf("%s:%d: %w", name, line, err)
 }

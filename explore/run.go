@@ -125,7 +125,7 @@ func evaluate(ctx context.Context, s *Sweep, ev Evaluator, dir string, p Point) 
 	}
 	m, err := evaluateSafely(ctx, ev, append(s.BaseParams(), p.Params...), p.Seed)
 	if err != nil {
-		return fmt.Errorf("point %s (%s): %w", p.ID, describe(p.Params), err)
+		return s.evalError(p, err)
 	}
 	r := Result{Point: p}
 	for _, name := range s.Metrics {

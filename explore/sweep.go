@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
@@ -39,6 +40,7 @@ type Sweep struct {
 	baseLine []int        // the line of each base value
 	root     *yaml.Node   // the file's YAML tree, for the lines of errors
 	dir      string       // where relative file names are read from
+	path     string       // the file's name in errors ("": text with no file)
 }
 
 // Design is how parameters become points.
@@ -103,7 +105,11 @@ func LoadSweep(path string) (*Sweep, error) {
 		return nil, err
 	}
 	s, err := parseSweep(data, filepath.Dir(path))
-	return s, yamlfile.Locate(path, err)
+	if err != nil {
+		return nil, yamlfile.Locate(path, err)
+	}
+	s.path = path
+	return s, nil
 }
 
 // ParseSweep decodes and checks a sweep file's text; its errors give
@@ -232,6 +238,39 @@ func (s *Sweep) check() error {
 		}
 	}
 	return nil
+}
+
+// evalError reports err, point p failing when evaluated, with the sweep
+// file's name and, when the evaluator names the parameter at fault (a
+// paramError), the line of the value that set it: the point's own value
+// of a swept parameter (the entry of its values list, or the parameter
+// for a range), or else a base value. The point's values follow
+// its id, as the line alone does not say which of them it took.
+func (s *Sweep) evalError(p Point, err error) error {
+	err = fmt.Errorf("point %s (%s): %w", p.ID, describe(p.Params), err)
+	var pe *paramError
+	if !errors.As(err, &pe) {
+		return yamlfile.Locate(s.path, err)
+	}
+	line := 0
+	for i, b := range s.base {
+		if b.Name == pe.name {
+			line = s.baseLine[i]
+		}
+	}
+	for i, q := range s.Parameters {
+		if q.Name != pe.name {
+			continue
+		}
+		at := fmt.Sprintf("parameters.%d", i)
+		if v, ok := lookup(p.Params, q.Name); ok {
+			if j := slices.Index(q.Values, v); j >= 0 {
+				at += fmt.Sprintf(".values.%d", j)
+			}
+		}
+		line = yamlfile.KeyLine(s.root, at)
+	}
+	return yamlfile.Locate(s.path, yamlfile.AtLine(line, err))
 }
 
 // pointError reports err, point p failing its check, at the line of the

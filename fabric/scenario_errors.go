@@ -28,6 +28,18 @@ func keyed(path string, err error) error {
 	return &keyError{key: path, err: err}
 }
 
+// ErrorKey returns the dotted path of the scenario key ("workload.senders")
+// that an error of ParseScenario, ParseGeneratedScenario, NewRun or
+// Validate is about, so that a program that wrote the scenario's values
+// can say which of them is at fault; ok is false when it names no key.
+func ErrorKey(err error) (key string, ok bool) {
+	var ke *keyError
+	if errors.As(err, &ke) {
+		return ke.key, true
+	}
+	return "", false
+}
+
 // keyedUnder marks err as about the key at path, or, when it names a key
 // of its own already (relative to path, found deeper), about that key
 // below path.
