@@ -57,3 +57,25 @@ func TestPercentileNearestRank(t *testing.T) {
 	assert.Equal(t, 1.0, r.Percentile(0))
 	assert.Equal(t, 0.0, IncastResult{}.Percentile(50))
 }
+
+// An incast sweep whose senders outnumber the switch's ports but one is
+// refused when the sweep loads, at the line of the value, rather than by
+// its point failing when the switch is built; the largest is accepted.
+func TestIncastSendersBoundedByTheSwitchPorts(t *testing.T) {
+	ev, err := NewEvaluator("incast")
+	require.NoError(t, err)
+	require.NoError(t, ev.Check([]Assignment{{"senders", "127"}}))
+	assert.ErrorContains(t, ev.Check([]Assignment{{"senders", "0"}}), "want 1 to 127")
+	_, err = ParseSweep([]byte(`name: too-many
+evaluator: incast
+design: {kind: grid}
+parameters:
+  - name: senders
+    values:
+      - 8
+      - 200
+metrics: [throughput_gbps]
+`))
+	require.ErrorContains(t, err, "line 5: point ")
+	require.ErrorContains(t, err, `: senders="200": want 1 to 127 (a port of the switch each, and one for the receiver)`)
+}

@@ -43,9 +43,13 @@ func DefaultIncastConfig() IncastConfig {
 		KminBytes: w.KminBytes, KmaxBytes: w.KmaxBytes, Pmax: float64(w.PmaxQ) / 65536, RTOUS: 200, LimitUS: 1_000_000}
 }
 
+// maxIncastSenders is the most senders the incast's one switch takes:
+// every port of the default switch but the receiver's.
+var maxIncastSenders = switchasic.DefaultConfig().Plan.NumPorts() - 1
+
 // incastParams are the names Set accepts, with unit and meaning.
 var incastParams = [][3]string{
-	{"senders", "", "sending NICs (1 to 127)"},
+	{"senders", "", fmt.Sprintf("sending NICs (1 to %d)", maxIncastSenders)},
 	{"bytes", "B", "RDMA WRITE message per sender"},
 	{"cc", "", "congestion control: " + strings.Join(nic400g.CCNames, ", ")},
 	{"pfc", "", "PFC on traffic class 0 (true/false)"},
@@ -68,6 +72,9 @@ func (c *IncastConfig) Set(name, value string) error {
 	switch name {
 	case "senders":
 		c.Senders, err = strconv.Atoi(value)
+		if err == nil && (c.Senders < 1 || c.Senders > maxIncastSenders) {
+			err = fmt.Errorf("want 1 to %d (a port of the switch each, and one for the receiver)", maxIncastSenders)
+		}
 	case "bytes":
 		c.Bytes, err = parseUint(value)
 	case "cc":
