@@ -27,7 +27,8 @@ import (
 // all points see the same traffic and differ only by the swept values;
 // sweep "seed" as a parameter to average over traffic draws. A relative
 // scenario file name is read from dir (a sweep file's directory; "": the
-// working directory).
+// working directory), and so is a relative trace file over the default
+// scenario (a scenario file's trace is read from beside it).
 type scenarioEvaluator struct {
 	dir string
 }
@@ -166,10 +167,19 @@ func (e scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, erro
 	if err != nil {
 		return nil, err
 	}
-	if file != "" {
-		s.Dir = filepath.Dir(file) // its trace file is beside it
-	}
+	s.Dir = e.traceDir(file)
 	return s, nil
+}
+
+// traceDir is where a relative trace file (workload.file) of the base
+// scenario file is read from: that file's directory, as fabricmodel run
+// reads it, or, over the embedded default scenario (file ""), the sweep
+// file's directory, as the sweep's other file names are.
+func (e scenarioEvaluator) traceDir(file string) string {
+	if file != "" {
+		return filepath.Dir(file)
+	}
+	return e.dir
 }
 
 // setPath replaces (or adds) the value at a dotted key path in a mapping

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
-	"path/filepath"
 
 	"github.com/fabricmodel/fabricmodel/fabric"
 	"go.yaml.in/yaml/v3"
@@ -25,26 +24,23 @@ func (e scenarioEvaluator) Inputs(params []Assignment) string {
 	if err != nil {
 		return text
 	}
-	if trace, ok := tracePath(doc, file); ok {
+	if trace, ok := tracePath(doc, e.traceDir(file)); ok {
 		b, err := os.ReadFile(trace)
 		text += "trace " + digest(b, err) + "\n"
 	}
 	return text
 }
 
-// tracePath is the trace file an edited scenario (doc, from file; "" for
-// the embedded default) reads, resolved as fabric resolves workload.file
-// (fabric.Scenario.TraceFile): relative to the scenario file's
-// directory, or to the working directory for the default scenario. ok is
-// false when its workload reads none.
-func tracePath(doc *yaml.Node, file string) (path string, ok bool) {
+// tracePath is the trace file an edited scenario (doc) reads, resolved
+// as fabric resolves workload.file (fabric.Scenario.TraceFile) against
+// dir (scenarioEvaluator.traceDir) when relative, as the point's run
+// reads it. ok is false when its workload reads none.
+func tracePath(doc *yaml.Node, dir string) (path string, ok bool) {
 	var s fabric.Scenario
 	if doc.Decode(&s) != nil {
 		return "", false
 	}
-	if file != "" {
-		s.Dir = filepath.Dir(file)
-	}
+	s.Dir = dir
 	path = s.TraceFile()
 	return path, path != ""
 }

@@ -90,3 +90,32 @@ func TestPointIDsWithoutInputsAreUnchanged(t *testing.T) {
 	require.Equal(t, []Assignment{{"switch.buffer_bytes", "96000000"}, {"ecn.kmin_bytes", "3200000"}}, last.Params)
 	assert.Equal(t, "3a1e04cc6201a2e2", last.ID)
 }
+
+// Over the default scenario a relative trace file is read from the sweep
+// file's directory, as the sweep's scenario file is, whatever the working
+// directory: the point runs, and its id covers the trace's content.
+func TestDefaultScenarioSweepReadsItsTraceBesideIt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sweeps")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	trace := filepath.Join(dir, "trace.csv")
+	require.NoError(t, os.WriteFile(trace, []byte("src,dst,bytes,start_ns\n0,1,4096,0\n"), 0o644))
+	p := filepath.Join(dir, "sweep.yaml")
+	require.NoError(t, os.WriteFile(p, []byte(`name: trace
+evaluator: scenario
+base:
+  workload: "{kind: csv}"
+design: {kind: grid}
+parameters:
+  - {name: workload.file, values: [trace.csv]}
+metrics: [completed_fraction]
+`), 0o644))
+	s, err := LoadSweep(p)
+	require.NoError(t, err)
+	st, err := Run(context.Background(), s, RunOptions{Dir: t.TempDir(), Workers: 1})
+	require.NoError(t, err, "the working directory is %s, not the sweep's", must(os.Getwd()))
+	assert.Equal(t, 1, st.Evaluated)
+
+	before := pointIDs(t, p)
+	require.NoError(t, os.WriteFile(trace, []byte("src,dst,bytes,start_ns\n0,1,8192,0\n"), 0o644))
+	assert.NotEqual(t, before, pointIDs(t, p), "an edited trace gives new ids")
+}

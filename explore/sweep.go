@@ -96,9 +96,9 @@ type PlotSpec struct {
 
 // LoadSweep reads and checks a sweep file. Its errors name the file and,
 // where a line is knowable, the line: unknown keys, evaluators,
-// parameters and metrics. A relative file name among the base values
-// (the scenario evaluator's scenario) is read from the sweep file's
-// directory.
+// parameters and metrics. A relative file name among its values (the
+// scenario evaluator's scenario, or a trace over the default scenario) is
+// read from the sweep file's directory.
 func LoadSweep(path string) (*Sweep, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
