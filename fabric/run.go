@@ -241,7 +241,8 @@ func (r *Run) Step(until rtlmodel.Time) (bool, error) {
 // progress after each step. The end of ctx ends the run with ctx's
 // error, between steps or within one, which then ends early at a time
 // every device has reached (rtlmodel.Engine.Interrupt): the results are
-// those of a run to that time. Flows that failed make it return a
+// those of a run to that time. An interrupt no step took when it returns
+// is withdrawn, so that it does not end a later Step or Complete. Flows that failed make it return a
 // *FlowsFailedError, once the others have completed or the fabric has
 // nothing left to do; the run's results are those of the flows that
 // completed.
@@ -255,8 +256,20 @@ func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress 
 			limit = rtlmodel.Time(r.Scenario.MaxTimeUS) * rtlmodel.Microsecond
 		}
 	}
-	stopInterrupting := context.AfterFunc(ctx, r.Cluster.Engine.Interrupt)
-	defer stopInterrupting()
+	interrupted := make(chan struct{})
+	stopInterrupting := context.AfterFunc(ctx, func() {
+		defer close(interrupted)
+		r.Cluster.Engine.Interrupt()
+	})
+	defer func() {
+		// the interrupt is this run's: once it has been made, if at all,
+		// withdraw it if no step took it (it came as the last ended), so
+		// that it does not end a later Step or Complete at once
+		if !stopInterrupting() {
+			<-interrupted
+		}
+		r.Cluster.Engine.WithdrawInterrupt()
+	}()
 	for until := step; ; until += step {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -49,3 +49,32 @@ func TestCompleteEndsAStepEarlyWhenItsContextEnds(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, string(want), string(got))
 }
+
+// An interrupt that comes as Complete returns (its context ends in the
+// last step, too late to end it) belongs to that Complete: a later Step
+// or Complete of the same run runs to its end rather than stopping at
+// once. (The engine is interrupted as the context's end does it, from the
+// last step's progress, for the test to know when.)
+func TestCompleteLeavesNoInterruptBehind(t *testing.T) {
+	const first, later = 20 * rtlmodel.Microsecond, 30 * rtlmodel.Microsecond
+	s, err := DefaultScenario()
+	require.NoError(t, err)
+	r, err := NewRun(s)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	err = r.Complete(ctx, 10*rtlmodel.Microsecond, first, func(int) {
+		if r.Cluster.Engine.Now() >= first {
+			cancel()
+			r.Cluster.Engine.Interrupt()
+		}
+	})
+	require.ErrorIs(t, err, context.Canceled)
+	require.Equal(t, first, r.Cluster.Engine.Now())
+	require.Less(t, r.Done(), len(r.Flows), "the run ended: nothing left to stop")
+
+	done, err := r.Step(later)
+	require.NoError(t, err)
+	require.False(t, done)
+	require.Equal(t, later, r.Cluster.Engine.Now(), "a step after Complete stopped at once")
+}

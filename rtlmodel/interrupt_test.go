@@ -41,3 +41,20 @@ func TestInterruptEndsARunAtACleanPoint(t *testing.T) {
 		require.Equal(t, end, e.Now(), "lookahead %v", lookahead)
 	}
 }
+
+// An interrupt no Run has taken waits for the next Run and ends it at
+// once, unless withdrawn: then the next Run goes on to until.
+func TestWithdrawnInterruptEndsNoRun(t *testing.T) {
+	const lookahead, crossLatency = 30 * Nanosecond, 40
+	e, _ := twoDevices(t, Options{Seed: 3}, true, lookahead, crossLatency)
+	require.NoError(t, e.Run(100*Nanosecond))
+	e.Interrupt()
+	require.NoError(t, e.Run(200*Nanosecond))
+	require.Less(t, e.Now(), 200*Nanosecond, "a pending interrupt ends the next run")
+	require.False(t, e.WithdrawInterrupt(), "the run took it")
+
+	e.Interrupt()
+	require.True(t, e.WithdrawInterrupt())
+	require.NoError(t, e.Run(300*Nanosecond))
+	require.Equal(t, 300*Nanosecond, e.Now(), "a withdrawn interrupt ended a run")
+}
