@@ -79,3 +79,11 @@ metrics: [throughput_gbps]
 	require.ErrorContains(t, err, "line 5: point ")
 	require.ErrorContains(t, err, `: senders="200": want 1 to 127 (a port of the switch each, and one for the receiver)`)
 }
+
+// The incast sweep's switch.buffer_bytes has a scenario's bound.
+func TestIncastBufferBoundedAsAScenarios(t *testing.T) {
+	ev, err := NewEvaluator("incast")
+	require.NoError(t, err)
+	require.NoError(t, ev.Check([]Assignment{{"switch.buffer_bytes", "2000000000"}}))
+	assert.ErrorContains(t, ev.Check([]Assignment{{"switch.buffer_bytes", "2000000001"}}), "at most 2000000000, as a scenario's switch.buffer_bytes")
+}

@@ -53,7 +53,7 @@ var incastParams = [][3]string{
 	{"bytes", "B", "RDMA WRITE message per sender"},
 	{"cc", "", "congestion control: " + strings.Join(nic400g.CCNames, ", ")},
 	{"pfc", "", "PFC on traffic class 0 (true/false)"},
-	{"switch.buffer_bytes", "B", "switch shared buffer"},
+	{"switch.buffer_bytes", "B", fmt.Sprintf("switch shared buffer, at most %d B", uint64(fabric.MaxSwitchBufferBytes))},
 	{"ecn.kmin_bytes", "B", "queue depth at and below which nothing is marked"},
 	{"ecn.kmax_bytes", "B", "queue depth at and above which everything is marked"},
 	{"ecn.pmax", "", "mark probability just below Kmax (0 to 1)"},
@@ -86,6 +86,9 @@ func (c *IncastConfig) Set(name, value string) error {
 		c.PFC, err = strconv.ParseBool(value)
 	case "switch.buffer_bytes":
 		c.BufferBytes, err = parseUint(value)
+		if err == nil && c.BufferBytes > fabric.MaxSwitchBufferBytes {
+			err = fmt.Errorf("at most %d, as a scenario's switch.buffer_bytes (fabric.MaxSwitchBufferBytes)", uint64(fabric.MaxSwitchBufferBytes))
+		}
 	case "ecn.kmin_bytes":
 		c.KminBytes, err = parseUint(value)
 	case "ecn.kmax_bytes":

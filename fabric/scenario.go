@@ -49,6 +49,8 @@ type ScenarioTopology struct {
 
 // ScenarioSwitch sets the switch parameters a scenario changes.
 type ScenarioSwitch struct {
+	// BufferBytes is each switch's shared buffer (0: the default, the
+	// Tomahawk 5's 173.3 MB), at most MaxSwitchBufferBytes.
 	BufferBytes     uint64   `yaml:"buffer_bytes"`
 	LB              string   `yaml:"lb"` // perflow, spray, roundrobin, random, dlb
 	PFCClasses      []int    `yaml:"pfc_classes"`

@@ -20,6 +20,12 @@ const (
 	// maxFlowBytes bounds one flow's bytes (workload.bytes, a size_cdf
 	// point, a trace's bytes): 64 GiB, 1.4 s of a 400G link.
 	maxFlowBytes = 1 << 36
+	// MaxSwitchBufferBytes bounds a switch's shared buffer
+	// (switch.buffer_bytes; the incast sweep's too): 2 GB, ten times the
+	// largest 51.2T switch buffer FACTS 4 lists (Marvell Teralynx 10,
+	// "> 200 MB"; Tomahawk 5, the default, 173.3 MB [R71]). Nothing
+	// larger is a switch a fabric run could stand for.
+	MaxSwitchBufferBytes = 2_000_000_000
 	// maxBackgroundFlows bounds the flows a background workload is
 	// expected to draw (in each rail plane), which it holds in memory.
 	maxBackgroundFlows = 2_000_000
@@ -50,6 +56,8 @@ func (s *Scenario) checkBounds() error {
 	for i, p := range s.Workload.SizeCDF {
 		bound(fmt.Sprintf("workload.size_cdf.%d.bytes", i), p.Bytes, maxFlowBytes, "bytes", flowBytes)
 	}
+	bound("switch.buffer_bytes", s.Switch.BufferBytes, MaxSwitchBufferBytes, "bytes",
+		"2 GB, ten times the largest buffer of a 51.2T switch (Teralynx 10, more than 200 MB)")
 	if s.Workload.Ranks < 0 {
 		errs = append(errs, keyed("workload.ranks", fmt.Errorf("workload.ranks %d: the endpoints taking part, 2 or more (0: every endpoint)", s.Workload.Ranks)))
 	}

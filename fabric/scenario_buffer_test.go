@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/switchasic"
 	"github.com/stretchr/testify/require"
 )
 
@@ -40,4 +41,22 @@ func TestScenarioRefusesABufferBelowOneFrame(t *testing.T) {
 	r, err := NewRun(s)
 	require.NoError(t, err)
 	require.NoError(t, r.Complete(t.Context(), 10*rtlmodel.Microsecond, 0, nil))
+}
+
+// switch.buffer_bytes takes buffers up to MaxSwitchBufferBytes, ten times
+// the largest 51.2T buffer FACTS 4 lists (Teralynx 10, more than 200 MB),
+// and so well past the default Tomahawk 5 buffer; one byte more is refused.
+func TestSwitchBufferBytesBound(t *testing.T) {
+	require.GreaterOrEqual(t, uint64(MaxSwitchBufferBytes), 10*uint64(switchasic.TH5BufferBytes))
+	for _, c := range []struct {
+		buffer uint64
+		ok     bool
+	}{{MaxSwitchBufferBytes, true}, {MaxSwitchBufferBytes + 1, false}} {
+		_, err := ParseScenario("s.yaml", []byte(scenarioBase+scenarioWorkload+fmt.Sprintf("switch:\n  buffer_bytes: %d\n", c.buffer)))
+		if c.ok {
+			require.NoError(t, err)
+			continue
+		}
+		require.ErrorContains(t, err, fmt.Sprintf("s.yaml:11: switch.buffer_bytes %d: bytes, at most %d", c.buffer, MaxSwitchBufferBytes))
+	}
 }

@@ -59,6 +59,8 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 		{"flow bytes", scenarioBase + "workload:\n  kind: permutation\n  bytes: 68719476737\n", "workload.bytes 68719476737: bytes, at most 68719476736 (64 GiB", 9, false},
 		{"size cdf bytes", scenarioBase + "workload:\n  kind: background\n  size_cdf:\n    - {bytes: 100, p: 0.5}\n    - {bytes: 18446744073709551615, p: 1}\n",
 			"workload.size_cdf.1.bytes 18446744073709551615: bytes, at most", 11, false},
+		{"switch buffer", scenarioBase + scenarioWorkload + "switch:\n  buffer_bytes: 18446744073709551615\n",
+			"switch.buffer_bytes 18446744073709551615: bytes, at most 2000000000 (2 GB, ten times the largest buffer of a 51.2T switch", 11, false},
 		{"negative ranks", scenarioBase + "workload:\n  kind: ring_allreduce\n  bytes: 65536\n  ranks: -3\n", "workload.ranks -3: the endpoints taking part", 10, false},
 		// found when the run is built
 		{"incast senders", scenarioBase + "workload:\n  kind: incast\n  senders: 100\n  bytes: 10\n", "incast of 100 senders", 9, true},
