@@ -242,10 +242,10 @@ func (r *Run) Step(until rtlmodel.Time) (bool, error) {
 // error, between steps or within one, which then ends early at a time
 // every device has reached (rtlmodel.Engine.Interrupt): the results are
 // those of a run to that time. An interrupt no step took when it returns
-// is withdrawn, so that it does not end a later Step or Complete. Flows that failed make it return a
-// *FlowsFailedError, once the others have completed or the fabric has
-// nothing left to do; the run's results are those of the flows that
-// completed.
+// is withdrawn, so that it does not end a later Step or Complete. Flows
+// that failed make it return a *FlowsFailedError, once the others have
+// completed or the fabric has nothing left to do; the run's results are
+// those of the flows that completed.
 func (r *Run) Complete(ctx context.Context, step, limit rtlmodel.Time, progress func(done int)) error {
 	if step == 0 {
 		return fmt.Errorf("step must be positive")
