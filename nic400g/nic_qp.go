@@ -124,7 +124,6 @@ type qpState struct {
 	cc         CongestionControl
 	eq         *EQDSSender // cc when it is EQDS, else nil
 	paths      PathSelector
-	entropy    uint16
 	inRing     bool
 	timerAt    rtlmodel.Time
 	lastNAK    uint32
