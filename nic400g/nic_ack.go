@@ -74,6 +74,9 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		q.rtoAt = 0
 	} else if k > 0 {
 		q.rtoAt = now + n.cfg.RTO
+		if q.eq != nil {
+			n.eqdsRetime(q)
+		}
 	}
 	n.reconsider(q, now)
 }
@@ -103,6 +106,9 @@ func (n *NIC) rxTrimNAK(q *qpState, d *packet.Desc, now rtlmodel.Time) {
 		} else if !p.pending && !p.sacked {
 			p.pending = true
 			q.retxQ++
+		}
+		if q.eq != nil {
+			n.eqdsRetime(q)
 		}
 		break
 	}

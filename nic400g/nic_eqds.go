@@ -161,3 +161,28 @@ func (n *NIC) rxPull(d *packet.Desc, now rtlmodel.Time) {
 // EQDSPacer returns the receiver's credit pacer (nil unless Config.CC is
 // "eqds").
 func (n *NIC) EQDSPacer() *RecvCreditPacer { return n.pacer }
+
+// eqdsRetime sets q's retransmission timer after a trim NACK or an ACK
+// that moved it on: it runs only for packets in flight, neither
+// acknowledged nor waiting to be resent. A trimmed packet's NACK is news
+// from the receiver, which has its header and pulls for its payload: the
+// packet waits for that pull and is no longer timed, as htsim's EQDS
+// sender takes a NACKed packet out of the send times its timer runs on
+// (S [R19]). The timer runs on for the oldest packet still in flight, no
+// earlier than it was due, and stops when none is; the retransmission of
+// a pending packet starts it again (sendOne). A pull lost on the way is
+// the EQDS sender's timer's to recover (EQDSSender.Advance), and a lost
+// NACK leaves its packet in flight and timed.
+func (n *NIC) eqdsRetime(q *qpState) {
+	oldest := rtlmodel.Forever
+	for i := range q.unacked {
+		if p := &q.unacked[i]; !p.pending && !p.sacked {
+			oldest = min(oldest, p.sentAt)
+		}
+	}
+	if oldest == rtlmodel.Forever {
+		q.rtoAt = 0
+		return
+	}
+	q.rtoAt = max(q.rtoAt, oldest+n.cfg.RTO)
+}

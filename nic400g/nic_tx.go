@@ -288,6 +288,9 @@ func (n *NIC) sendOne(q *qpState, now rtlmodel.Time) {
 				p.retx++
 				p.sentAt = now
 				n.st.retransmits.Inc()
+				if q.rtoAt == 0 {
+					q.rtoAt = now + n.cfg.RTO // stopped while only pulls were awaited (eqdsRetime)
+				}
 				n.emit(q, p, q.msgAt(p.msg), now, true, trimmed)
 				return
 			}
