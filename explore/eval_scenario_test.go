@@ -66,10 +66,15 @@ func TestScenarioEvaluatorRunsTheFabric(t *testing.T) {
 	other, err := e.Evaluate(ctx, append(small, Assignment{"switch.lb", "perflow"}, Assignment{"seed", "2"}), 3)
 	require.NoError(t, err)
 	assert.NotEqual(t, perflow, other, "a seed parameter draws other traffic")
-	spray, err := e.Evaluate(ctx, append(small, Assignment{"switch.lb", "spray"}, Assignment{"nic.paths", "spray"}), 3)
+	// four hosts a leaf, so that spraying has flows to spread over the
+	// uplinks (with two, the permutation puts one flow each way)
+	wide := []Assignment{{"topology.leaves", "2"}, {"topology.spines", "2"}, {"topology.hosts_per_leaf", "4"}, {"workload.bytes", "262144"}}
+	perflowWide, err := e.Evaluate(ctx, append(wide, Assignment{"switch.lb", "perflow"}), 3)
+	require.NoError(t, err)
+	spray, err := e.Evaluate(ctx, append(wide, Assignment{"switch.lb", "spray"}, Assignment{"nic.paths", "spray"}), 3)
 	require.NoError(t, err)
 	assert.Equal(t, 1.0, spray["completed_fraction"])
-	assert.NotEqual(t, perflow, spray)
+	assert.NotEqual(t, perflowWide, spray)
 	// A run cut short by max_time_us reports the flows it completed.
 	cut, err := e.Evaluate(ctx, append(small, Assignment{"max_time_us", "5"}), 3)
 	require.NoError(t, err)

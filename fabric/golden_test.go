@@ -38,17 +38,17 @@ func runFile(t *testing.T, file string) *Results {
 // `fabricmodel run --json F docs/scenarios/NAME.yaml; sha256sum F`.
 func TestExperimentResultsArePinned(t *testing.T) {
 	pinned := []struct{ name, digest string }{
-		{"exp1_permutation_dlb", "f2ffbc92b2b0776088befc45e36283b7f90f1ecb9011adc757da110f234786d8"},
-		{"exp1_permutation_ecmp", "72fe30aef6d34918f70127043f660eb8903550a4fd1be458da7bb47471fec8fe"},
-		{"exp1_permutation_spray", "8e87da825408427040c24c163a428a8a13476797b0a3dd199b524d2ba2b2bdc9"},
+		{"exp1_permutation_dlb", "b7eaf484f6698c3b83c40d6365bb8090e033d3ddecd4db6c9011ab30251eeb89"},
+		{"exp1_permutation_ecmp", "ce996e4ef3a06c6bc4822240e77db7b3be77700b1f7c54833123cb4f3fe97700"},
+		{"exp1_permutation_spray", "644069677e106136a5baad2c1c6801efe84804726ac55443a97a75293e7de1a1"},
 		{"exp2_incast_dcqcn", "2968368d0c9004cb09189dfd1bb707969cccbab01508c24d6d1a85e81213491c"},
 		{"exp2_incast_eqds", "1df8003b4134b9d28df1e841e7f7ac28279f5db68d695554680fa1ccffdfbcff"},
-		{"exp3_lossless_pfc_dcqcn", "d0c7ba1914774d183c0f1015ee751c49329a02e14b46f72e90db03e7f0d446e2"},
-		{"exp3_lossy_trimming", "d15e99949e478c7e0cffca8ed75dbf95a62ad27310e64921abaebb0f35f5bb4c"},
-		{"exp4_degraded_pathaware", "1a15bff09d706e13017b0c5cffae09257ac8b6fce572a51fdb0a4b9774aa7b33"},
-		{"exp4_degraded_pathaware_roce", "a5a91f3e473ab993502b0f4e6b99d2c8e267399f78a2409d0ce0215ed84a95eb"},
-		{"exp4_degraded_spray", "2fb41f062392c957ab94e4895b53c64f2a8f43bedf2e08c60e99320232919ece"},
-		{"exp4_degraded_spray_roce", "61316ae7f9aab9c7903001a987ea3692c3aa11c22a69be5cc6f159eae3e9f150"},
+		{"exp3_lossless_pfc_dcqcn", "196b86372db64701ea761d9c289a9c8d1774d282d1916eee6aab09b022275517"},
+		{"exp3_lossy_trimming", "61b2d26e8e59fdf2a5c8b1e7efc33d429b3db7eac5e5a9fe2e9f93a879e76372"},
+		{"exp4_degraded_pathaware", "a4303880c2dcd9ab30a4528b40255416b5fa6ae7747b13e0a26b8d9975f0f956"},
+		{"exp4_degraded_pathaware_roce", "7af329490b253657039aafbf097ef23b5484b195fcdebd7d9fb3b7ae3824f95f"},
+		{"exp4_degraded_spray", "7d6e004da6e17cee277f64308da8d943c2e0725160a182d1ab41fdf946275f45"},
+		{"exp4_degraded_spray_roce", "3252d14161bc36e2a0f2b0e57c284ae7d9cc3dde9a399a60db0656ea30f72347"},
 	}
 	for _, p := range pinned {
 		t.Run(p.name, func(t *testing.T) {

@@ -24,8 +24,8 @@ func TestThousandEndpointFabricsCompleteUnder4GiB(t *testing.T) {
 		jctNS  float64
 		digest string
 	}{
-		{"../docs/scenarios/speed_1024_leafspine.yaml", 325_080, "85a42c105bdf10f4247aa4e0342d003b82bfa6b52a12ad796ec80c64bd7138bb"},
-		{"../docs/scenarios/speed_1024_fattree.yaml", 814_380, "dcd839a9922b090f8f72e662889f013e37de5352458b2272b871e4059167f91c"},
+		{"../docs/scenarios/speed_1024_leafspine.yaml", 326_728, "ee00424c56779205fbbbf50b17d6547469709fbfb9f258bb453eeab18a087936"},
+		{"../docs/scenarios/speed_1024_fattree.yaml", 813_900, "190cab4f8f8372cdb117c240af1224b9a8e16a24f02e300f07a528a5e4d4e924"},
 	}
 	for _, c := range cases {
 		s, err := LoadScenario(c.file)

@@ -9,14 +9,25 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Under EQDS a QP pair's pulls, trim NACKs and ACKs carry the pair's flow
-// entropy in their UDP source port, the value its data takes on a fixed
-// path, so that a switch hashing the entropy spreads the control frames
-// of different QP pairs over paths instead of sending all of them up one.
-func TestEQDSControlFramesCarryTheirQPPairsEntropy(t *testing.T) {
-	for _, stack := range []HeaderStack{RoCEv2IPv4, UET} {
+// A QP pair's control frames (ACKs, NAKs, CNPs; under EQDS pulls and trim
+// NACKs) carry the pair's flow entropy in their UDP source port, the value
+// its data takes on a fixed path, so that a switch hashing the entropy
+// spreads the control frames of different QP pairs over paths instead of
+// sending all of them up one.
+func TestControlFramesCarryTheirQPPairsEntropy(t *testing.T) {
+	for _, c := range []struct {
+		cc    string
+		stack HeaderStack
+		flags []uint16
+	}{
+		{"eqds", RoCEv2IPv4, []uint16{flagPull, flagTrimNAK, flagAck}},
+		{"eqds", UET, []uint16{flagPull, flagTrimNAK, flagAck}},
+		{"dcqcn", RoCEv2IPv4, []uint16{flagAck, flagNAK, flagCNP}},
+		{"dcqcn", UET, []uint16{flagAck, flagNAK, flagCNP}},
+	} {
+		cc, stack := c.cc, c.stack
 		cfg := DefaultConfig(2)
-		cfg.CC, cfg.Stack = "eqds", stack
+		cfg.CC, cfg.Stack = cc, stack
 		e := rtlmodel.NewEngine(rtlmodel.Options{Seed: 1})
 		n, err := New(e, "nic", cfg, &packet.DescPool{})
 		require.NoError(t, err)
@@ -25,10 +36,10 @@ func TestEQDSControlFramesCarryTheirQPPairsEntropy(t *testing.T) {
 			q := n.qp(pair[0])
 			q.peer, q.peerQP = 1, pair[1]
 			want := NewRoCEv2FixedPath(pair[0], pair[1]).Entropy
-			for _, flags := range []uint16{flagPull, flagTrimNAK, flagAck} {
+			for _, flags := range c.flags {
 				d := n.sendCtrl(q, 0, flags, 0, 0)
 				sport := binary.BigEndian.Uint16(d.Header()[packet.EthernetLen+packet.IPv4MinLen:])
-				require.Equal(t, want, sport, "%v: QP %d to %d, flags %#x", stack, pair[0], pair[1], flags)
+				require.Equal(t, want, sport, "%s over %v: QP %d to %d, flags %#x", cc, stack, pair[0], pair[1], flags)
 			}
 			ports[want] = true
 		}
