@@ -45,7 +45,7 @@ type HPCC struct {
 	nhop    uint16
 	started bool
 
-	sent, acked, lastUpdate uint64 // byte sequence: sent, acknowledged, snd_nxt at the last reference update
+	sent, acked, lastUpdate uint64 // payload sequence: sent, acknowledged, snd_nxt at the last reference update
 
 	acks, updates, fastReacts uint64
 }
@@ -81,8 +81,16 @@ func (h *HPCC) Init(p *HPCCParams) {
 // Name returns "hpcc" (FACTS 2.2).
 func (h *HPCC) Name() string { return "hpcc" }
 
-// OnSend advances the send sequence by bytes (FACTS 2.2).
-func (h *HPCC) OnSend(_ rtlmodel.Time, bytes uint32) { h.sent += uint64(bytes) }
+// OnSend does nothing: HPCC numbers its send sequence in payload bytes,
+// as ACKs number what they acknowledge, so the NIC advances it with each
+// data packet's payload (onSendPayload) rather than its frame bytes
+// (FACTS 2.2).
+func (h *HPCC) OnSend(rtlmodel.Time, uint32) {}
+
+// onSendPayload advances the send sequence by a data packet's payload
+// (payloadSequencer): the reference sender's snd_nxt, which the ACK
+// sequence is compared with (S [R14]; FACTS 2.2).
+func (h *HPCC) onSendPayload(payload uint32) { h.sent += uint64(payload) }
 
 // OnCNP does nothing: HPCC reacts to INT, not to CNPs (FACTS 2.2).
 func (h *HPCC) OnCNP(rtlmodel.Time) {}

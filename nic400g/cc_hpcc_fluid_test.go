@@ -90,7 +90,7 @@ func runHPCCFluid(t *testing.T, p *HPCCParams, n int, stagger, total, window rtl
 			}
 			w := float64(h.Window())
 			rate := math.Min(float64(h.Rate())*1e3/8*1e-6, w/rtt) // bytes per step
-			h.OnSend(now, uint32(rate))
+			h.onSendPayload(uint32(rate))
 			sentHist[i][k%len(sentHist[i])] = sentHist[i].at(k-1) + rate
 			arrive[(k+half)%len(arrive)] += rate
 			if k >= from {

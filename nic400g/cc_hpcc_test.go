@@ -116,7 +116,7 @@ func (d *hpccDriver) ack(full bool) {
 	d.now += rtlmodel.Time(d.tauNs) * rtlmodel.Nanosecond
 	d.timeNs += d.tauNs
 	d.bytes += uint64(d.txFrac * 50 * float64(d.tauNs)) // 400G = 50 B/ns
-	d.h.OnSend(d.now, 4096)
+	d.h.onSendPayload(4096)
 	d.seq += 4096
 	var acked uint64
 	if full {
@@ -257,7 +257,7 @@ func TestHPCCReferenceOncePerRTT(t *testing.T) {
 		in.Hops[0].Time += 1000
 		in.Hops[0].Bytes += 390
 		in.Hops[0].QLen = 1000
-		h.OnSend(0, uint32(sent))
+		h.onSendPayload(uint32(sent))
 		h.OnAck(0, &AckEvent{AckedBytes: acked, INT: &in})
 	}
 	ack(100_000, 0) // first: the reference update mark is 100 KB sent
@@ -298,7 +298,7 @@ func BenchmarkHPCCOnAck(b *testing.B) {
 		for i := range in.NHop {
 			in.Hops[i] = packet.INTHop{LineRate: 4, Time: tns & intTimeMask, Bytes: bytes & intBytesMask, QLen: (bytes >> uint(i)) & 1023}
 		}
-		h.OnSend(now, 4096)
+		h.onSendPayload(4096)
 		h.OnAck(now, &ev)
 	}
 }
@@ -316,7 +316,7 @@ func TestHPCCAllocatesNothing(t *testing.T) {
 		in.Hops[0].Time += 1000
 		in.Hops[0].Bytes += 300
 		in.Hops[1].Time += 1000
-		h.OnSend(now, 4096)
+		h.onSendPayload(4096)
 		h.OnAck(now, &ev)
 		h.Advance(now)
 	}))
@@ -337,7 +337,7 @@ func TestHPCCMultiHop(t *testing.T) {
 	// hop 0: 400G at 30 %, 12 µs; hop 1: 100G full with 40 KB queued, 20 µs (capped at T)
 	in.Hops[0] = packet.INTHop{LineRate: 4, Time: 12100, Bytes: 10 + 1406}
 	in.Hops[1] = packet.INTHop{LineRate: 2, Time: 20300, Bytes: 20 + 1953, QLen: 500}
-	h.OnSend(0, 4096)
+	h.onSendPayload(4096)
 	h.OnAck(0, &AckEvent{AckedBytes: 4096, INT: &in})
 	u0, _ := hopU(in.Hops[0], prev.Hops[0], 12000)
 	u1, _ := hopU(in.Hops[1], prev.Hops[1], 12000)

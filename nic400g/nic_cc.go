@@ -38,6 +38,14 @@ func (dcqcnCC) readsCNPs() {}
 // (NIC.collectINT). HPCC is one (cc_hpcc.go).
 type intReader interface{ readsINT() }
 
+// payloadSequencer is a congestion control that numbers what it sends in
+// payload bytes, as AckEvent.AckedBytes numbers what is acknowledged: the
+// NIC gives it each data packet's payload (onSendPayload) besides the
+// frame bytes of OnSend. HPCC is one: its once-per-RTT reference update
+// waits for the ACK of the payload sent at the previous update
+// (cc_hpcc.go), which a frame count would put later each packet.
+type payloadSequencer interface{ onSendPayload(payload uint32) }
+
 func (d dcqcnCC) Name() string                           { return "dcqcn" }
 func (d dcqcnCC) OnSend(now rtlmodel.Time, bytes uint32) { d.rp.OnBytesSent(now, uint64(bytes)) }
 func (d dcqcnCC) OnAck(rtlmodel.Time, *AckEvent)         {}

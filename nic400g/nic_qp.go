@@ -122,7 +122,8 @@ type qpState struct {
 	dataReady  []rtlmodel.Time // host-read completion per packet ahead, ring
 	dataHead   int
 	cc         CongestionControl
-	eq         *EQDSSender // cc when it is EQDS, else nil
+	eq         *EQDSSender      // cc when it is EQDS, else nil
+	paySeq     payloadSequencer // cc when it numbers its sends in payload bytes (HPCC), else nil
 	paths      PathSelector
 	inRing     bool
 	timerAt    rtlmodel.Time

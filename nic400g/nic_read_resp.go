@@ -16,6 +16,7 @@ func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 	if q.cc == nil {
 		q.cc = n.newCC()
 		q.eq, _ = q.cc.(*EQDSSender)
+		q.paySeq, _ = q.cc.(payloadSequencer)
 	}
 	if q.paths == nil {
 		q.paths = n.newPaths(q.id)
@@ -131,6 +132,9 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 	n.sealICRC(d)
 	if q.eq == nil {
 		q.cc.OnSend(now, d.FrameBytes)
+		if q.paySeq != nil {
+			q.paySeq.onSendPayload(payload)
+		}
 		if r := q.cc.Rate(); r != 0 {
 			q.nextSend = max(q.nextSend, now) + rtlmodel.Time(uint64(d.FrameBytes)*8_000_000_000/uint64(r))
 		}

@@ -66,6 +66,7 @@ func (n *NIC) post(wr WorkRequest, now rtlmodel.Time) {
 	if q.cc == nil {
 		q.cc = n.newCC()
 		q.eq, _ = q.cc.(*EQDSSender)
+		q.paySeq, _ = q.cc.(payloadSequencer)
 	}
 	if q.paths == nil {
 		q.paths = n.newPaths(wr.QP)
@@ -396,6 +397,9 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx, 
 		}
 	} else {
 		q.cc.OnSend(now, d.FrameBytes)
+		if q.paySeq != nil {
+			q.paySeq.onSendPayload(p.payload)
+		}
 	}
 	if r := q.cc.Rate(); r != 0 {
 		q.nextSend = max(q.nextSend, now) + rtlmodel.Time(uint64(d.FrameBytes)*8_000_000_000/uint64(r))
