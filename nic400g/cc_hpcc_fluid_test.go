@@ -128,7 +128,7 @@ func runHPCCFluid(t *testing.T, p *HPCCParams, n int, stagger, total, window rtl
 // (FACTS 2.2).
 func TestHPCCFluidConvergence(t *testing.T) {
 	for _, stage := range []uint32{5, 0} {
-		p := DefaultHPCCParams(400e9)
+		p := DefaultHPCCParams(400e9, HTSimHPCCBaseRTT)
 		p.MaxStage = stage
 		for _, n := range []int{4, 8, 16} {
 			r := runHPCCFluid(t, &p, n, 200*us, 30*rtlmodel.Millisecond, 10*rtlmodel.Millisecond)

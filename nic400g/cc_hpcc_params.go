@@ -10,8 +10,9 @@ import (
 // register: U is unsigned Q8.24 in 32 bits, so 1.0 = 2^24 and the largest
 // representable utilisation is just under 256 (FACTS 2.2; the width is
 // this model's choice, E). A hop whose queue alone is 17 bits of 80 B
-// units (about 10.5 MB, FACTS 2.2 [R15]) over a 400G·12 µs BDP of 600 KB
-// reads about 17.5, well inside the range; larger values saturate.
+// units (about 10.5 MB, FACTS 2.2 [R15]) over a 400G·3.5 µs BDP of 175 KB
+// (DefaultHPCCBaseRTT) reads about 60, inside the range; larger values
+// saturate.
 const HPCCUBits = 24
 
 // HPCCUOne is 1.0 in the Q8.24 utilisation format (FACTS 2.2).
@@ -25,10 +26,12 @@ type HPCCParams struct {
 	// and with BaseRTT gives the largest window. Unit kb/s.
 	LineRate Kbps
 	// BaseRTT is T, the base round trip the utilisation and the pacing
-	// rate W/T are measured against: 12 µs in htsim's HPCC model (S
-	// [R83]); the artifact uses each pair's measured base RTT [R14]. It
-	// must be a whole number of nanoseconds, as the INT timestamps are,
-	// and below 2^24 ns.
+	// rate W/T are measured against. The artifact runs with one T for the
+	// whole network, the largest base RTT of any pair of hosts of the
+	// topology, and the BDP at that T as the window (GLOBAL_T 1, S
+	// [R13][R14]); htsim's model fixes 12 µs for its reference network (S
+	// [R83]). NICs take DefaultHPCCBaseRTT. It must be a whole number of
+	// nanoseconds, as the INT timestamps are, and below 2^24 ns.
 	BaseRTT rtlmodel.Time
 	// Eta is the target utilisation η in Q8.24: 0.95 (U_TARGET, S
 	// [R13][R14][R16]), i.e. 15938355 = round(0.95·2^24).
@@ -42,12 +45,12 @@ type HPCCParams struct {
 	// W_init·(1−η)/N is U (FACTS 2.2); the artifact adds a rate step
 	// R_AI = 10 Mb/s·B/25G instead (S [R13]), which is the window step
 	// R_AI·T. DefaultHPCCParams derives W_AI that way (E): 160 Mb/s at
-	// 400G times 12 µs is 240 B. htsim uses one MSS (S [R83]).
+	// 400G times 3.5 µs is 70 B (240 B at 12 µs). htsim uses one MSS (S [R83]).
 	WAI uint64
 	// MinWindow is the floor of the window in bytes. The artifact floors
 	// every rate at MIN_RATE = 1000 Mb/s (S [R13]); DefaultHPCCParams
-	// takes the window that paces at that rate over T (E): 1500 B at
-	// 12 µs. Pacing at W/T lets windows below one packet still send.
+	// takes the window that paces at that rate over T (E): 437 B at
+	// 3.5 µs, 1500 B at 12 µs. Pacing at W/T lets windows below one packet still send.
 	MinWindow uint64
 	// MaxWindow is the ceiling of the window in bytes and the initial
 	// window: the line-rate BDP B_nic·T, which htsim's model starts with
@@ -61,17 +64,32 @@ type HPCCParams struct {
 	FastReact bool
 }
 
+// DefaultHPCCBaseRTT is the base RTT T a NIC's HPCC takes when
+// Config.HPCCBaseRTT is zero: the artifact's T is the largest unloaded
+// round trip between two hosts of the network (S [R13][R14]), which in
+// this model's fabrics is about 1.2 µs through one switch, 2.2 µs through
+// three (leaf-spine) and 3.2 µs through five (fat tree) with 4 KB frames
+// (E: the smallest RTT sample of each path length, fabricmodel run of
+// 64 KB permutations); 3.5 µs covers the five-switch paths, so that
+// every pair's BDP fits in the largest window B·T, as the artifact's does.
+const DefaultHPCCBaseRTT = 3500 * rtlmodel.Nanosecond
+
+// HTSimHPCCBaseRTT is the base RTT of htsim's HPCC model, 12 µs (S
+// [R83]): its reference network's, not this model's fabrics'.
+const HTSimHPCCBaseRTT = 12 * rtlmodel.Microsecond
+
 // DefaultHPCCParams returns the HPCC parameters of FACTS 2.2 for a sender
-// of lineRate bits per second: η = 0.95 (S [R13][R14][R16]), maxStage 5
-// (S [R14][R83]), base RTT 12 µs (S [R83]), W_AI = R_AI·T with the
-// artifact's R_AI = 10 Mb/s·lineRate/25G (S [R13] formula; the window form
-// is E), the artifact's 1 Gb/s rate floor as the window 1 Gb/s·T (S [R13];
-// the window form is E), the line-rate BDP as the initial and largest
-// window (S [R83]) and fast react on (S [R14][R16]).
-func DefaultHPCCParams(lineRate uint64) HPCCParams {
+// of lineRate bits per second in a network of base RTT baseRTT (T, see
+// HPCCParams.BaseRTT): η = 0.95 (S [R13][R14][R16]), maxStage 5 (S
+// [R14][R83]), W_AI = R_AI·T with the artifact's R_AI = 10 Mb/s·lineRate/25G
+// (S [R13] formula; the window form is E), the artifact's 1 Gb/s rate
+// floor as the window 1 Gb/s·T (S [R13]; the window form is E), the
+// line-rate BDP B·T as the initial and largest window (S [R13][R83]) and
+// fast react on (S [R14][R16]).
+func DefaultHPCCParams(lineRate uint64, baseRTT rtlmodel.Time) HPCCParams {
 	p := HPCCParams{
 		LineRate:  KbpsFromBitsPerSecond(lineRate),
-		BaseRTT:   12 * rtlmodel.Microsecond,
+		BaseRTT:   baseRTT,
 		Eta:       15938355,
 		MaxStage:  5,
 		FastReact: true,

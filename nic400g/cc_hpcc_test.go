@@ -12,14 +12,14 @@ import (
 )
 
 func TestHPCCParams(t *testing.T) {
-	p := DefaultHPCCParams(400e9)
+	p := DefaultHPCCParams(400e9, HTSimHPCCBaseRTT)
 	require.NoError(t, p.Validate())
 	assert.Equal(t, uint64(600_000), p.BDP(), "400G × 12 µs")
 	assert.Equal(t, uint64(600_000), p.MaxWindow)
 	assert.Equal(t, uint64(240), p.WAI, "160 Mb/s × 12 µs")
 	assert.Equal(t, uint64(1500), p.MinWindow, "1 Gb/s × 12 µs")
 	assert.InDelta(t, 0.95, float64(p.Eta)/HPCCUOne, 1.0/HPCCUOne)
-	q := DefaultHPCCParams(100e9)
+	q := DefaultHPCCParams(100e9, HTSimHPCCBaseRTT)
 	assert.Equal(t, uint64(60), q.WAI, "40 Mb/s × 12 µs at 100G")
 
 	for _, c := range []struct {
@@ -34,7 +34,7 @@ func TestHPCCParams(t *testing.T) {
 		{"MaxWindow", func(p *HPCCParams) { p.MaxWindow = 10 }},
 		{"WAI", func(p *HPCCParams) { p.WAI = 1 << 33 }},
 	} {
-		bad := DefaultHPCCParams(400e9)
+		bad := DefaultHPCCParams(400e9, HTSimHPCCBaseRTT)
 		c.mod(&bad)
 		err := bad.Validate()
 		require.Error(t, err, c.field)
@@ -54,7 +54,7 @@ func hopU(cur, prev packet.INTHop, tNs float64) (u, tau float64) {
 }
 
 func TestHPCCHopUKnownAnswer(t *testing.T) {
-	p := DefaultHPCCParams(400e9)
+	p := DefaultHPCCParams(400e9, HTSimHPCCBaseRTT)
 	cases := []struct {
 		name      string
 		prev, cur packet.INTHop
@@ -132,7 +132,7 @@ func (d *hpccDriver) ack(full bool) {
 // state: the EWMA within 1 LSB of U, the window within 1 B plus what one
 // LSB of U moves it.
 func TestHPCCStepKnownAnswer(t *testing.T) {
-	p := DefaultHPCCParams(400e9)
+	p := DefaultHPCCParams(400e9, HTSimHPCCBaseRTT)
 	d := newHPCCDriver(t, &p)
 	h := d.h
 	d.txFrac, d.qBytes = 1, 0
@@ -195,7 +195,7 @@ func TestHPCCStepKnownAnswer(t *testing.T) {
 // W_AI); below η it grows by W_AI per update until maxStage forces a
 // multiplicative update.
 func TestHPCCLaws(t *testing.T) {
-	p := DefaultHPCCParams(400e9)
+	p := DefaultHPCCParams(400e9, HTSimHPCCBaseRTT)
 	d := newHPCCDriver(t, &p)
 	h := d.h
 	d.tauNs = 12000 // τ = T: U takes u at once
@@ -248,7 +248,7 @@ func TestHPCCLaws(t *testing.T) {
 // TestHPCCReferenceOncePerRTT: the reference window moves only when the
 // ACKs pass what had been sent at the previous reference update.
 func TestHPCCReferenceOncePerRTT(t *testing.T) {
-	p := DefaultHPCCParams(400e9)
+	p := DefaultHPCCParams(400e9, HTSimHPCCBaseRTT)
 	h, err := NewHPCC(&p)
 	require.NoError(t, err)
 	var in packet.INT
@@ -282,7 +282,7 @@ func TestHPCCReferenceOncePerRTT(t *testing.T) {
 }
 
 func BenchmarkHPCCOnAck(b *testing.B) {
-	p := DefaultHPCCParams(400e9)
+	p := DefaultHPCCParams(400e9, HTSimHPCCBaseRTT)
 	h, err := NewHPCC(&p)
 	require.NoError(b, err)
 	var in packet.INT
@@ -304,7 +304,7 @@ func BenchmarkHPCCOnAck(b *testing.B) {
 }
 
 func TestHPCCAllocatesNothing(t *testing.T) {
-	p := DefaultHPCCParams(400e9)
+	p := DefaultHPCCParams(400e9, HTSimHPCCBaseRTT)
 	h, err := NewHPCC(&p)
 	require.NoError(t, err)
 	var in packet.INT
@@ -325,7 +325,7 @@ func TestHPCCAllocatesNothing(t *testing.T) {
 // TestHPCCMultiHop: the most utilised hop sets U and τ; a hop of another
 // line rate is measured against its own B and B·T.
 func TestHPCCMultiHop(t *testing.T) {
-	p := DefaultHPCCParams(400e9)
+	p := DefaultHPCCParams(400e9, HTSimHPCCBaseRTT)
 	h, err := NewHPCC(&p)
 	require.NoError(t, err)
 	var in packet.INT

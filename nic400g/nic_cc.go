@@ -82,7 +82,11 @@ func newCCFactory(cfg *Config) (ccFactory, error) {
 		}
 		return func() CongestionControl { return dcqcnCC{NewReactionPoint(&p)} }, nil
 	case "hpcc":
-		p := DefaultHPCCParams(line)
+		t := cfg.HPCCBaseRTT
+		if t == 0 {
+			t = DefaultHPCCBaseRTT
+		}
+		p := DefaultHPCCParams(line, t)
 		if _, err := NewHPCC(&p); err != nil {
 			return nil, err
 		}

@@ -108,6 +108,10 @@ type Config struct {
 	// speculative first window (one BDP) and largest window (1.5 BDP)
 	// from; 0 takes DefaultEQDSBaseRTT (E).
 	EQDSBaseRTT rtlmodel.Time
+	// HPCCBaseRTT is T, the base round trip HPCC ("hpcc") measures its
+	// utilisation, paces its window and sizes its largest window against;
+	// 0 takes DefaultHPCCBaseRTT (FACTS 2.2).
+	HPCCBaseRTT rtlmodel.Time
 	// Paths selects multipath entropy: "fixed", "spray" (oblivious over
 	// PathSet entropies) or "pathaware".
 	Paths   string
