@@ -55,8 +55,18 @@ func (c *Timely) Init(p *TimelyParams) { *c = Timely{p: p, rate: p.LineRate} }
 // Name returns "timely" (FACTS 2.3).
 func (c *Timely) Name() string { return "timely" }
 
-// OnSend advances the send sequence by bytes (FACTS 2.3).
-func (c *Timely) OnSend(_ rtlmodel.Time, bytes uint32) { c.sent += uint64(bytes) }
+// OnSend does nothing: TIMELY numbers its send sequence in payload
+// bytes, as ACKs number what they acknowledge, so the NIC advances it
+// with each data packet's payload (onSendPayload) rather than its frame
+// bytes (FACTS 2.3).
+func (c *Timely) OnSend(rtlmodel.Time, uint32) {}
+
+// onSendPayload advances the send sequence by a data packet's payload
+// (payloadSequencer): the once-per-RTT update waits for the ACK of what
+// had been sent at the previous one, and a frame count, running ahead by
+// every packet's headers, would put each update later than the one
+// before (FACTS 2.3).
+func (c *Timely) onSendPayload(payload uint32) { c.sent += uint64(payload) }
 
 // OnCNP does nothing: TIMELY reacts to delay (FACTS 2.3).
 func (c *Timely) OnCNP(rtlmodel.Time) {}

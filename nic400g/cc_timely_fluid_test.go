@@ -76,7 +76,11 @@ func runDelayFluid(t *testing.T, mk func() CongestionControl, n int, stagger, to
 			if w := c.Window(); w != 0 {
 				b = math.Min(b, math.Max(0, acked[i]+float64(w)-prev))
 			}
-			c.OnSend(now, uint32(b))
+			if ps, ok := c.(payloadSequencer); ok {
+				ps.onSendPayload(uint32(b))
+			} else {
+				c.OnSend(now, uint32(b))
+			}
 			sent[i][k] = prev + b
 			arrive[k+half] += b
 			if k >= from {

@@ -48,7 +48,7 @@ func TestTimelyParams(t *testing.T) {
 // timelyUpdate acknowledges one 4 KB packet with the RTT sample rtt,
 // always past the previous update (a full update).
 func timelyUpdate(c *Timely, rtt rtlmodel.Time) {
-	c.OnSend(0, 4096)
+	c.onSendPayload(4096)
 	c.OnAck(0, &AckEvent{AckedBytes: 4096, RTT: rtt})
 }
 
@@ -147,7 +147,7 @@ func TestTimelyLaws(t *testing.T) {
 	// ACKs that do not pass the last update, and ACKs without RTT, do nothing
 	r = c.Rate()
 	c.OnAck(0, &AckEvent{RTT: 10 * us})
-	c.OnSend(0, 4096)
+	c.onSendPayload(4096)
 	c.OnAck(0, &AckEvent{AckedBytes: 4096})
 	assert.Equal(t, r, c.Rate())
 	inc, dec := c.Counts()
@@ -168,7 +168,7 @@ func BenchmarkTimelyOnAck(b *testing.B) {
 	for b.Loop() {
 		k++
 		ev.RTT = rtlmodel.Time(20+k*7%600) * us
-		c.OnSend(0, 4096)
+		c.onSendPayload(4096)
 		c.OnAck(0, &ev)
 	}
 }
@@ -182,7 +182,7 @@ func TestTimelyAllocatesNothing(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(1000, func() {
 		k++
 		ev.RTT = rtlmodel.Time(20+k*7%600) * us
-		c.OnSend(0, 4096)
+		c.onSendPayload(4096)
 		c.OnAck(0, &ev)
 	}))
 }
