@@ -221,6 +221,9 @@ func (s *Scenario) Validate() error {
 	if err := s.NIC.validate(); err != nil {
 		return err
 	}
+	if err := s.checkHPCCOnePath(); err != nil {
+		return err
+	}
 	return s.checkBufferHoldsAFrame()
 }
 

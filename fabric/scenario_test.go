@@ -152,7 +152,7 @@ func TestScenarioRejectsUnknownDeviceValues(t *testing.T) {
 			t.Errorf("%q: got %v, want an error naming %q", c.extra, err, c.want)
 		}
 	}
-	if _, err := ParseScenario("s.yaml", []byte(base+"nic:\n  cc: hpcc\n  stack: uet\n  recovery: gbn\n  paths: spray\n")); err != nil {
+	if _, err := ParseScenario("s.yaml", []byte(base+"nic:\n  cc: hpcc\n  stack: uet\n  recovery: gbn\n  paths: fixed\n")); err != nil {
 		t.Errorf("valid NIC keys: %v", err)
 	}
 }
