@@ -86,6 +86,7 @@ func (scenarioEvaluator) Metrics() []Metric {
 		{"switch_drops", "", "packets the switches dropped (admission, no route, bad FCS, parse error)"},
 		{"nic_drops", "", "packets receiving NICs discarded (bad FCS or ICRC, out of window, out of order, reorder buffer full)"},
 		{"retransmits", "", "packets retransmitted"},
+		{"duplicates_received", "", "data packets a receiver got a second time (late originals, go-back-N rewinds)"},
 	}
 }
 
@@ -254,23 +255,24 @@ func (e scenarioEvaluator) Evaluate(ctx context.Context, params []Assignment, _ 
 		completed = float64(res.Completed) / float64(res.Flows)
 	}
 	return map[string]float64{
-		"completed_fraction": completed,
-		"jct_us":             jct / 1e3,
-		"fct_p50_us":         res.FCTP50NS / 1e3,
-		"fct_p99_us":         res.FCTP99NS / 1e3,
-		"fct_max_us":         res.FCTMaxNS / 1e3,
-		"goodput_gbps":       res.GoodputGbps,
-		"link_util_mean":     res.LinkUtilMean,
-		"link_util_max":      res.LinkUtilMax,
-		"max_queue_bytes":    float64(res.MaxQueueBytes),
-		"pfc_frames":         float64(res.PFCFrames),
-		"pfc_paused_us":      res.PFCPausedNS / 1e3,
-		"ecn_marks":          float64(res.ECNMarks),
-		"trims":              float64(res.Trims),
-		"drops":              float64(res.Drops),
-		"switch_drops":       float64(res.SwitchDrops),
-		"nic_drops":          float64(res.NICDrops),
-		"retransmits":        float64(res.Retransmits),
+		"completed_fraction":  completed,
+		"jct_us":              jct / 1e3,
+		"fct_p50_us":          res.FCTP50NS / 1e3,
+		"fct_p99_us":          res.FCTP99NS / 1e3,
+		"fct_max_us":          res.FCTMaxNS / 1e3,
+		"goodput_gbps":        res.GoodputGbps,
+		"link_util_mean":      res.LinkUtilMean,
+		"link_util_max":       res.LinkUtilMax,
+		"max_queue_bytes":     float64(res.MaxQueueBytes),
+		"pfc_frames":          float64(res.PFCFrames),
+		"pfc_paused_us":       res.PFCPausedNS / 1e3,
+		"ecn_marks":           float64(res.ECNMarks),
+		"trims":               float64(res.Trims),
+		"drops":               float64(res.Drops),
+		"switch_drops":        float64(res.SwitchDrops),
+		"nic_drops":           float64(res.NICDrops),
+		"retransmits":         float64(res.Retransmits),
+		"duplicates_received": float64(res.DuplicatesReceived),
 	}, nil
 }
 

@@ -38,17 +38,17 @@ func runFile(t *testing.T, file string) *Results {
 // `fabricmodel run --json F docs/scenarios/NAME.yaml; sha256sum F`.
 func TestExperimentResultsArePinned(t *testing.T) {
 	pinned := []struct{ name, digest string }{
-		{"exp1_permutation_dlb", "b7eaf484f6698c3b83c40d6365bb8090e033d3ddecd4db6c9011ab30251eeb89"},
-		{"exp1_permutation_ecmp", "ce996e4ef3a06c6bc4822240e77db7b3be77700b1f7c54833123cb4f3fe97700"},
-		{"exp1_permutation_spray", "644069677e106136a5baad2c1c6801efe84804726ac55443a97a75293e7de1a1"},
-		{"exp2_incast_dcqcn", "2968368d0c9004cb09189dfd1bb707969cccbab01508c24d6d1a85e81213491c"},
-		{"exp2_incast_eqds", "1df8003b4134b9d28df1e841e7f7ac28279f5db68d695554680fa1ccffdfbcff"},
-		{"exp3_lossless_pfc_dcqcn", "196b86372db64701ea761d9c289a9c8d1774d282d1916eee6aab09b022275517"},
-		{"exp3_lossy_trimming", "61b2d26e8e59fdf2a5c8b1e7efc33d429b3db7eac5e5a9fe2e9f93a879e76372"},
-		{"exp4_degraded_pathaware", "a4303880c2dcd9ab30a4528b40255416b5fa6ae7747b13e0a26b8d9975f0f956"},
-		{"exp4_degraded_pathaware_roce", "7af329490b253657039aafbf097ef23b5484b195fcdebd7d9fb3b7ae3824f95f"},
-		{"exp4_degraded_spray", "7d6e004da6e17cee277f64308da8d943c2e0725160a182d1ab41fdf946275f45"},
-		{"exp4_degraded_spray_roce", "3252d14161bc36e2a0f2b0e57c284ae7d9cc3dde9a399a60db0656ea30f72347"},
+		{"exp1_permutation_dlb", "9fe23d672719eaade74d9fa9b958467e3e65dfa5fa0516b01a3809591f43a912"},
+		{"exp1_permutation_ecmp", "106d29a4a34d3c5b8a6c772352200f20e98cfaf9a9faf7b4a61014eed3ca51aa"},
+		{"exp1_permutation_spray", "ce40268ceca117c39ff95856f4ebf3b8d0b01a594dfdc01844eeef721c5b8ac6"},
+		{"exp2_incast_dcqcn", "45d3129df8d53b65c35510abc3d8c09083e4c655b07ba00ea1f2e06ef3a2b50e"},
+		{"exp2_incast_eqds", "c8b8ca3391e3b8f249106728820cf4ab86d001e1be21f94db04af1e2c1ded749"},
+		{"exp3_lossless_pfc_dcqcn", "daa5296076aec70d3d5740150bd318d760c30be9bb0f90a8ca72e5728ea2f9b8"},
+		{"exp3_lossy_trimming", "83b080cbfd0c93bc32f8f8d30af70981aec76d0de487f8b2ae37b06018f805fb"},
+		{"exp4_degraded_pathaware", "c8761609fd74e02aba615767152d4f3c99f0e192fe7130922635ad8a32c7ac1b"},
+		{"exp4_degraded_pathaware_roce", "484f9bda4b52f8e2cc047bf0e9c1a5dcc8d3b495db4a45c1b24f63cfe6cb2be7"},
+		{"exp4_degraded_spray", "34705bf2bd40f51d7abdf337e78aca968b0e9de681156e3869e9f5898582ae7f"},
+		{"exp4_degraded_spray_roce", "47403f8e7a21bd89ac27b7c333de24bd6ee96c09114392876e53946968aceada"},
 	}
 	for _, p := range pinned {
 		t.Run(p.name, func(t *testing.T) {

@@ -112,15 +112,20 @@ type Results struct {
 	// PSN window, out of order under go-back-N, a full reorder buffer).
 	// A lossless fabric drops nothing at its switches, but a go-back-N
 	// receiver still discards what arrives out of order.
-	Drops           uint64        `json:"drops"`
-	SwitchDrops     uint64        `json:"switch_drops"`
-	NICDrops        uint64        `json:"nic_drops"`
-	Retransmits     uint64        `json:"retransmits"`
-	DataPackets     uint64        `json:"data_packets_delivered"`
-	PerFlow         []FlowResult  `json:"per_flow"`
-	Failed          []FailedFlow  `json:"failed_flows,omitempty"`
-	HottestQueues   []QueueSeries `json:"hottest_queues"`
-	LinkUtilization []float64     `json:"link_utilization"`
+	Drops       uint64 `json:"drops"`
+	SwitchDrops uint64 `json:"switch_drops"`
+	NICDrops    uint64 `json:"nic_drops"`
+	Retransmits uint64 `json:"retransmits"`
+	// DuplicatesReceived counts the data packets a receiving NIC got
+	// again after it had them: retransmissions whose originals were late
+	// (reordered by sprayed paths, say) rather than lost, or that a
+	// go-back-N rewind sent again.
+	DuplicatesReceived uint64        `json:"duplicates_received"`
+	DataPackets        uint64        `json:"data_packets_delivered"`
+	PerFlow            []FlowResult  `json:"per_flow"`
+	Failed             []FailedFlow  `json:"failed_flows,omitempty"`
+	HottestQueues      []QueueSeries `json:"hottest_queues"`
+	LinkUtilization    []float64     `json:"link_utilization"`
 }
 
 // Results computes the metrics of the run so far.
@@ -165,7 +170,7 @@ func (r *Run) Results() *Results {
 	r.linkStats(res)
 	sum := sumCounters(e, "/mmu/pfc_sent", "/mmu/ecn_marked", "/mmu/trimmed", "/mmu/dropped",
 		"/drop_bad_fcs", "/drop_malformed", "/drop_no_route", "/retransmits", "/rx_data",
-		"/rx_fcs_drops", "/rx_icrc_drops", "/rx_out_of_window", "/rx_ooo_dropped", "/reorder_full_drops")
+		"/rx_fcs_drops", "/rx_icrc_drops", "/rx_out_of_window", "/rx_ooo_dropped", "/reorder_full_drops", "/rx_duplicate")
 	res.PFCFrames = sum["/mmu/pfc_sent"]
 	paused, longest := r.pausedTime()
 	res.PFCPausedNS, res.PFCPausedMaxNS = paused.Nanoseconds(), longest.Nanoseconds()
@@ -175,6 +180,7 @@ func (r *Run) Results() *Results {
 	res.NICDrops = sum["/rx_fcs_drops"] + sum["/rx_icrc_drops"] + sum["/rx_out_of_window"] + sum["/rx_ooo_dropped"] + sum["/reorder_full_drops"]
 	res.Drops = res.SwitchDrops + res.NICDrops
 	res.Retransmits = sum["/retransmits"]
+	res.DuplicatesReceived = sum["/rx_duplicate"]
 	res.DataPackets = sum["/rx_data"]
 	r.hottest(res, 4)
 	return res

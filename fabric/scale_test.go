@@ -24,8 +24,8 @@ func TestThousandEndpointFabricsCompleteUnder4GiB(t *testing.T) {
 		jctNS  float64
 		digest string
 	}{
-		{"../docs/scenarios/speed_1024_leafspine.yaml", 326_728, "ee00424c56779205fbbbf50b17d6547469709fbfb9f258bb453eeab18a087936"},
-		{"../docs/scenarios/speed_1024_fattree.yaml", 813_900, "190cab4f8f8372cdb117c240af1224b9a8e16a24f02e300f07a528a5e4d4e924"},
+		{"../docs/scenarios/speed_1024_leafspine.yaml", 326_728, "dc1e7b4a6fa859f789b6584d21927f9b2e7d4fbfa5b8355d2bac273b81567556"},
+		{"../docs/scenarios/speed_1024_fattree.yaml", 813_900, "575569f60d3ecc80ebfe2bb278c579f788dd7d18b9cb4ba78a5cafbe7f03db54"},
 	}
 	for _, c := range cases {
 		s, err := LoadScenario(c.file)

@@ -241,7 +241,7 @@ func printResults(w io.Writer, res *fabric.Results) {
 		{"PFC frames / ECN marks / trims", fmt.Sprintf("%d / %d / %d", res.PFCFrames, res.ECNMarks, res.Trims)},
 		pausedRow(res, ns),
 		{"drops: switches / NICs", fmt.Sprintf("%d / %d", res.SwitchDrops, res.NICDrops)},
-		{"retransmits", strconv.FormatUint(res.Retransmits, 10)},
+		{"retransmits / received twice", fmt.Sprintf("%d / %d", res.Retransmits, res.DuplicatesReceived)},
 	}
 	if len(res.Failed) > 0 {
 		rows = append(rows, []string{"flows failed", strconv.Itoa(len(res.Failed))})
