@@ -17,7 +17,7 @@ func TestHPCCNeedsOnePathPerFlow(t *testing.T) {
 		{"random", "fixed", "s.yaml:4: switch.lb random with nic.cc hpcc"},
 		{"perflow", "fixed", ""},
 		{"spray", "fixed", ""},
-		{"dlb", "fixed", ""},
+		{"dlb", "fixed", "s.yaml:4: switch.lb dlb with nic.cc hpcc"},
 	} {
 		src := head + "switch: {lb: " + c.lb + "}\nnic: {cc: hpcc, paths: " + c.paths + "}\n"
 		_, err := ParseScenario("s.yaml", []byte(src))
