@@ -70,3 +70,27 @@ func TestNoNoteWhereMarksAreNotMissed(t *testing.T) {
 		require.Empty(t, s.Notes(), src)
 	}
 }
+
+// A go-back-N receiver behind paths chosen packet by packet draws a note
+// at nic.recovery; selective repeat, fixed paths or a switch that keeps a
+// flow on its path draw none.
+func TestNoteOnGoBackNOverSprayedPaths(t *testing.T) {
+	const head = "name: g\ntopology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 4}\nworkload: {kind: permutation, bytes: 65536}\n"
+	for _, c := range []struct{ lb, nic, want string }{
+		{"perflow", "{recovery: gbn, paths: spray}", "g.yaml:5: note: a go-back-N receiver discards every data packet that arrives out of order, and nic.paths spray"},
+		{"random", "{recovery: gbn}", "and switch.lb random spreads"},
+		{"perflow", "{recovery: sr, paths: pathaware}", ""},
+		{"dlb", "{recovery: gbn}", ""},
+		{"spray", "{recovery: gbn, paths: fixed}", ""},
+	} {
+		s, err := ParseScenario("g.yaml", []byte(head+"switch: {lb: "+c.lb+"}\nnic: "+c.nic+"\n"))
+		require.NoError(t, err)
+		notes := s.Notes()
+		if c.want == "" {
+			require.Empty(t, notes, "lb %s, nic %s", c.lb, c.nic)
+			continue
+		}
+		require.Len(t, notes, 1)
+		require.Contains(t, notes[0], c.want)
+	}
+}
