@@ -51,7 +51,8 @@ func MeanBytes(cdf []CDFPoint) float64 {
 // checkCDF validates a size distribution; the error names the point.
 func checkCDF(cdf []CDFPoint) error {
 	if len(cdf) == 0 {
-		return keyed("size_cdf", fmt.Errorf("fabric: background size_cdf is empty"))
+		return keyed("size_cdf", fmt.Errorf("fabric: background size_cdf is empty: a background mix draws its flow sizes from "+
+			"workload.size_cdf, points {bytes, p} rising to p 1 (as - {bytes: 4096, p: 0.5} then - {bytes: 1048576, p: 1})"))
 	}
 	for i, p := range cdf {
 		switch {

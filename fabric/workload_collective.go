@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
@@ -68,7 +69,8 @@ func HalvingDoublingAllReduce(ranks []int, bytes uint64, start rtlmodel.Time) ([
 	}
 	n := len(ranks)
 	if n&(n-1) != 0 {
-		return nil, fmt.Errorf("fabric: halving-doubling all-reduce needs a power-of-two number of ranks, got %d", n)
+		return nil, fmt.Errorf("fabric: halving-doubling all-reduce needs a power-of-two number of ranks, got %d (workload.ranks %d runs it on the first %d endpoints)",
+			n, 1<<(bits.Len(uint(n))-1), 1<<(bits.Len(uint(n))-1))
 	}
 	if bytes < uint64(n) {
 		return nil, fmt.Errorf("fabric: halving-doubling all-reduce of %d bytes over %d ranks leaves empty chunks", bytes, n)
