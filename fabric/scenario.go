@@ -215,7 +215,9 @@ func (s *Scenario) Validate() error {
 	if err != nil {
 		return err
 	}
-	if err := c.TM.Validate(); err != nil {
+	// the switch with the most ports reserves the most PFC headroom
+	counts := s.switchPortCounts()
+	if err := withPorts(c.TM, counts[len(counts)-1]).Validate(); err != nil {
 		return keyed("switch", fmt.Errorf("switch: %w", err))
 	}
 	if err := s.NIC.validate(); err != nil {

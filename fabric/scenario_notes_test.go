@@ -6,22 +6,26 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// lossyScenario is a small 6:1 incast with the given switch block and
-// congestion control, for the notes' tests.
+// lossyScenario is a small 6:1 incast of 1 MB each with the given switch
+// block and congestion control, for the notes' tests: with the default
+// buffer its receiver's queue passes the default curve's 1.6 MB.
 func lossyScenario(switchBlock, cc string) string {
 	return `name: notes
 seed: 1
 topology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 4}
 switch: ` + switchBlock + `
 nic: {cc: ` + cc + `}
-workload: {kind: incast, senders: 6, receiver: 0, bytes: 262144}
+workload: {kind: incast, senders: 6, receiver: 0, bytes: 1048576}
 `
 }
 
 // The note on unreachable ECN comes exactly when the run marks nothing:
-// the default curve (from 1.6 MB) in a 2 MB lossy buffer never marks, and
+// the default curve (from 1.6 MB) marks in the default buffer and in a
+// 3.4 MB one, with no note; in a 2 MB lossy buffer it never marks, and
 // the note names buffer_bytes's line; a curve set below the ceiling marks
-// and draws no note; a curve set above it is named by its own line.
+// and draws no note; a curve set above it is named by its own line; and
+// the PFC headroom of a lossless class, taken out of the shared pool of a
+// 3.4 MB buffer, is enough to stop the curve's marks.
 func TestNoteOnECNThatCannotMark(t *testing.T) {
 	marks := func(src string) uint64 {
 		return completeScenario(t, "notes.yaml", src).Results().ECNMarks
@@ -30,6 +34,12 @@ func TestNoteOnECNThatCannotMark(t *testing.T) {
 		s, err := ParseScenario("notes.yaml", []byte(src))
 		require.NoError(t, err)
 		return s
+	}
+
+	for _, sw := range []string{"{}", "{buffer_bytes: 3400000}"} {
+		src := lossyScenario(sw, "dcqcn")
+		require.Empty(t, parse(src).Notes(), sw)
+		require.NotZero(t, marks(src), "%s: the incast no longer reaches the default curve; make it larger", sw)
 	}
 
 	small := lossyScenario("{buffer_bytes: 2000000}", "dcqcn")
@@ -50,7 +60,7 @@ func TestNoteOnECNThatCannotMark(t *testing.T) {
 	require.Zero(t, marks(high))
 
 	// the headroom a lossless class reserves comes out of the shared pool
-	reserved := lossyScenario("{buffer_bytes: 30000000, pfc_classes: [1]}", "dcqcn")
+	reserved := lossyScenario("{buffer_bytes: 3400000, pfc_classes: [1]}", "dcqcn")
 	require.Len(t, parse(reserved).Notes(), 1)
 	require.Zero(t, marks(reserved))
 }
@@ -61,7 +71,7 @@ func TestNoteOnECNThatCannotMark(t *testing.T) {
 // the default buffer.
 func TestNoNoteWhereMarksAreNotMissed(t *testing.T) {
 	for _, src := range []string{
-		lossyScenario("{buffer_bytes: 30000000, pfc_classes: [0]}", "dcqcn"), // some 2 MB shared after the headroom
+		lossyScenario("{buffer_bytes: 3400000, pfc_classes: [0]}", "dcqcn"),
 		lossyScenario("{buffer_bytes: 2000000}", "swift"),
 		lossyScenario("{lb: spray}", "dcqcn"),
 	} {
