@@ -11,8 +11,8 @@ import (
 // near η = 0.95 of what the same incast gets with no congestion control
 // (less the 42 B INT stack per frame), and with its queue short of the
 // PFC threshold (FACTS 2.2: near-zero queues at η). It does so when the
-// base RTT T the senders measure against is the fabric's (about 2.2 µs
-// through three switches, DefaultHPCCBaseRTT); at htsim's 12 µs the
+// base RTT T the senders measure against is the fabric's (its largest
+// unloaded round trip, 2.2 µs through three switches); at htsim's 12 µs the
 // senders start with a window of four BDPs, the EWMA trails the 2 µs loop
 // by 12 µs and the window falls to 0.4 of the line after the first
 // queue drains: 0.78 of the uncontrolled goodput, with PFC pauses.

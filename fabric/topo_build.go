@@ -17,7 +17,9 @@ import (
 // over all its uplinks as one group, a spine or aggregation switch sends
 // down when the destination is below it and up over all its uplinks
 // otherwise, a core sends down to the destination's pod. Switch n (tiers
-// in order) is seeded with the template's seed + 7919·n.
+// in order) is seeded with the template's seed + 7919·n. A NIC that runs
+// HPCC with no Config.HPCCBaseRTT gets the fabric's largest unloaded round
+// trip, the artifact's one T for the network (FACTS 2.2).
 func Build(cfg TopologyConfig, nic func(i int) nic400g.Config, opts rtlmodel.Options) (*Cluster, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -30,8 +32,10 @@ func Build(cfg TopologyConfig, nic func(i int) nic400g.Config, opts rtlmodel.Opt
 }
 
 // build builds the shape's switches (each configured by config), cables
-// them, attaches endpoint i (configured by nic(i)) to its leaf port and
-// programs every forwarding table.
+// them, attaches endpoint i (configured by nic(i), with the fabric's
+// largest unloaded round trip as its HPCC base RTT when it runs HPCC and
+// names none: withHPCCBaseRTT) to its leaf port and programs every
+// forwarding table.
 func (s *shape) build(nic func(i int) nic400g.Config, opts rtlmodel.Options, config func(sw int) (switchasic.Config, error)) (*Cluster, error) {
 	c := &Cluster{Engine: rtlmodel.NewEngine(opts), Pool: &packet.DescPool{}, HostsPerLeaf: s.h, Planes: max(s.cfg.Rails, 1)}
 	sws := make([]*switchasic.Switch, s.numSwitches())
@@ -60,6 +64,7 @@ func (s *shape) build(nic func(i int) nic400g.Config, opts rtlmodel.Options, con
 			}
 		}
 	}
+	nic = s.withHPCCBaseRTT(sws, nic)
 	n := s.cfg.Endpoints()
 	c.NICs = make([]*nic400g.NIC, n)
 	for d := 0; d < n; d++ {

@@ -30,7 +30,8 @@ type HPCCParams struct {
 	// whole network, the largest base RTT of any pair of hosts of the
 	// topology, and the BDP at that T as the window (GLOBAL_T 1, S
 	// [R13][R14]); htsim's model fixes 12 µs for its reference network (S
-	// [R83]). NICs take DefaultHPCCBaseRTT. It must be a whole number of
+	// [R83]). NICs take Config.HPCCBaseRTT, which package fabric sets to
+	// its fabric's largest unloaded round trip. It must be a whole number of
 	// nanoseconds, as the INT timestamps are, and below 2^24 ns.
 	BaseRTT rtlmodel.Time
 	// Eta is the target utilisation η in Q8.24: 0.95 (U_TARGET, S
@@ -65,13 +66,15 @@ type HPCCParams struct {
 }
 
 // DefaultHPCCBaseRTT is the base RTT T a NIC's HPCC takes when
-// Config.HPCCBaseRTT is zero: the artifact's T is the largest unloaded
+// Config.HPCCBaseRTT is zero. The artifact's T is the largest unloaded
 // round trip between two hosts of the network (S [R13][R14]), which in
-// this model's fabrics is about 1.2 µs through one switch, 2.2 µs through
-// three (leaf-spine) and 3.2 µs through five (fat tree) with 4 KB frames
-// (E: the smallest RTT sample of each path length, fabricmodel run of
-// 64 KB permutations); 3.5 µs covers the five-switch paths, so that
-// every pair's BDP fits in the largest window B·T, as the artifact's does.
+// this model's fabrics with 2 m cables is about 1.2 µs through one
+// switch, 2.2 µs through three (leaf-spine) and 3.2 µs through five (fat
+// tree) with 4 KB frames (E: the smallest RTT sample of each path length,
+// fabricmodel run of 64 KB permutations); 3.5 µs covers the five-switch
+// paths, so that every pair's BDP fits in the largest window B·T, as the
+// artifact's does. Package fabric does not take it: it computes each
+// fabric's T from its topology, cables, MTU and devices' latencies.
 const DefaultHPCCBaseRTT = 3500 * rtlmodel.Nanosecond
 
 // HTSimHPCCBaseRTT is the base RTT of htsim's HPCC model, 12 µs (S

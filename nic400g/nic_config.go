@@ -110,7 +110,9 @@ type Config struct {
 	EQDSBaseRTT rtlmodel.Time
 	// HPCCBaseRTT is T, the base round trip HPCC ("hpcc") measures its
 	// utilisation, paces its window and sizes its largest window against;
-	// 0 takes DefaultHPCCBaseRTT (FACTS 2.2).
+	// 0 takes DefaultHPCCBaseRTT (FACTS 2.2). Package fabric sets it, when
+	// 0, to its fabric's largest unloaded round trip, as the artifact's
+	// one T for the network.
 	HPCCBaseRTT rtlmodel.Time
 	// Paths selects multipath entropy: "fixed", "spray" (oblivious over
 	// PathSet entropies) or "pathaware".
