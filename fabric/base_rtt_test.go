@@ -75,3 +75,29 @@ workload: {kind: incast, senders: 1, receiver: %d, bytes: %d}
 		})
 	}
 }
+
+// A scenario's nic.hpcc_base_rtt_us is the HPCC NICs' T, to the
+// nanosecond, in place of the fabric's round trip; 0 is the fabric's.
+func TestScenarioSetsTheHPCCBaseRTT(t *testing.T) {
+	for _, c := range []struct {
+		key  string
+		want rtlmodel.Time
+	}{
+		{"", 2199 * rtlmodel.Nanosecond},
+		{", hpcc_base_rtt_us: 0", 2199 * rtlmodel.Nanosecond},
+		{", hpcc_base_rtt_us: 12", 12 * rtlmodel.Microsecond},
+		{", hpcc_base_rtt_us: 2.5004", 2500 * rtlmodel.Nanosecond},
+	} {
+		s, err := ParseScenario("s.yaml", []byte(`
+topology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 8}
+nic: {cc: hpcc`+c.key+`}
+workload: {kind: permutation, bytes: 4096}
+`))
+		require.NoError(t, err)
+		r, err := NewRun(s)
+		require.NoError(t, err)
+		for _, n := range r.Cluster.NICs {
+			require.Equal(t, c.want, n.Config().HPCCBaseRTT, c.key)
+		}
+	}
+}

@@ -159,6 +159,7 @@ func (s *Scenario) nicConfig(i, endpoints int) nic400g.Config {
 	if n.RetryCount != nil {
 		c.RetryCount = *n.RetryCount
 	}
+	c.HPCCBaseRTT = n.hpccBaseRTT() // 0: Build gives the fabric's
 	return c
 }
 

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
 	"github.com/fabricmodel/fabricmodel/switchasic"
 )
 
@@ -88,11 +90,26 @@ type ScenarioNIC struct {
 	// nic400g.Config.RetryCount).
 	RTOUS      float64 `yaml:"rto_us"`
 	RetryCount *int    `yaml:"retry_count"`
+	// HPCCBaseRTTUS is HPCC's base RTT T in microseconds, to the
+	// nanosecond (nic400g.Config.HPCCBaseRTT); 0 or absent: the fabric's
+	// largest unloaded round trip between two hosts, as the HPCC artifact
+	// computes it (FACTS 2.2). Only nic.cc hpcc reads it.
+	HPCCBaseRTTUS float64 `yaml:"hpcc_base_rtt_us"`
 }
 
 // maxRTOUS bounds nic.rto_us: a second, beyond any timeout a fabric run
 // would wait out (and far from overflowing picoseconds).
 const maxRTOUS = 1e6
+
+// maxHPCCBaseRTTUS bounds nic.hpcc_base_rtt_us: HPCC compares T with
+// the INT timestamps' 24-bit nanosecond deltas, so T stays below 2^24 ns
+// (nic400g.HPCCParams.BaseRTT).
+const maxHPCCBaseRTTUS = float64(1<<24-1) / 1000
+
+// hpccBaseRTT is nic.hpcc_base_rtt_us to the nearest nanosecond.
+func (n ScenarioNIC) hpccBaseRTT() rtlmodel.Time {
+	return rtlmodel.Time(math.Round(n.HPCCBaseRTTUS*1000)) * rtlmodel.Nanosecond
+}
 
 // ScenarioWorkload selects the traffic.
 type ScenarioWorkload struct {
@@ -287,6 +304,10 @@ func (n ScenarioNIC) validate() error {
 	}
 	if !(n.RTOUS >= 0 && n.RTOUS <= maxRTOUS) {
 		errs = append(errs, keyed("nic.rto_us", fmt.Errorf("nic.rto_us %v: microseconds, above 0 and at most %v (0: the default)", n.RTOUS, maxRTOUS)))
+	}
+	if t := n.HPCCBaseRTTUS; !(t == 0 || t >= 0.001 && t <= maxHPCCBaseRTTUS) {
+		errs = append(errs, keyed("nic.hpcc_base_rtt_us", fmt.Errorf("nic.hpcc_base_rtt_us %v: HPCC's base RTT in microseconds, 0.001 to %v "+
+			"(0: the fabric's largest unloaded round trip)", t, maxHPCCBaseRTTUS)))
 	}
 	if r := n.RetryCount; r != nil && (*r < 0 || *r > nic400g.MaxRetryCount) {
 		errs = append(errs, keyed("nic.retry_count", fmt.Errorf("nic.retry_count %d: 0 to %d (the RC QP's 3-bit retry_cnt)", *r, nic400g.MaxRetryCount)))
