@@ -19,37 +19,39 @@ const (
 	cableClasses
 )
 
-// roundTripBudget lists the stages of the largest unloaded round trip
-// between two endpoints of the built fabric, as the HPCC artifact computes
-// its network-wide base RTT T (GLOBAL_T, FACTS 2.2 S [R13][R14]): a data
-// packet of the NIC's MTU one way along a path through the most switches
-// (five in a fat tree, three in a leaf-spine or a rail plane of several
-// leaves, one under a lone leaf) and its ACK back along one as long, each
-// hop's switch latency, serialisation and cable propagation. The stages
-// are the ones WriteBudget follows, from the sender's scheduling decision
-// (when a packet's send time is taken) to the ACK at the sender's
-// congestion control, which is the RTT sample the NIC measures: its
-// transmit pipeline and PHY, the cables, each switch's port-to-port
-// budget (PortToPortBudget: cut-through or store-and-forward as the
-// switch is configured), the receiving PHY's store-and-forward and the
-// receive pipeline; the ACK leaves as the data arrives. Each wait for a
-// clock edge counts a whole period, its most, and each cable the longest
-// of its class in the fabric, so that T covers every pair's unloaded
-// round trip. ok is false when no two endpoints can reach each other.
-func (s *shape) roundTripBudget(sws []*switchasic.Switch, nic nic400g.Config) (b pipeline.Budget, ok bool) {
+// rttHop is a switch of a round trip's path: the port a frame comes in
+// by and the propagation of the cable it leaves by.
+type rttHop struct {
+	sw    *switchasic.Switch
+	name  string
+	in    int
+	cable rtlmodel.Time
+}
+
+// rttPath is a path through the most switches between two endpoints of a
+// fabric: the host cable into the first switch, the switches, and the
+// wire configuration of a NIC's port.
+type rttPath struct {
+	hostCable rtlmodel.Time
+	hops      []rttHop
+	nicWire   serdes.WireConfig
+}
+
+// longestPath returns the path roundTripBudget follows in the built
+// fabric: from the first endpoint of the first plane to the plane's last,
+// through five switches in a fat tree, three in a leaf-spine or a rail
+// plane of several leaves, one under a lone leaf; each cable the longest
+// of its class in the fabric. ok is false when no two endpoints can reach
+// each other.
+func (s *shape) longestPath(sws []*switchasic.Switch) (p rttPath, ok bool) {
 	plane := s.cfg.Planes()[0]
 	if len(plane) < 2 {
-		return nil, false
+		return p, false
 	}
 	cables := s.longestCables(sws)
 	srcLeaf, _ := s.locate(plane[0])
 	dstLeaf, _ := s.locate(plane[len(plane)-1])
-	// the switches of the path, each with the port a frame comes in by,
-	// and the cable class after each
-	type hop struct {
-		sw, in int
-		out    int // class of the cable leaving the switch
-	}
+	type hop struct{ sw, in, out int } // out: the class of the cable leaving
 	var path []hop
 	switch {
 	case srcLeaf == dstLeaf:
@@ -61,7 +63,28 @@ func (s *shape) roundTripBudget(sws []*switchasic.Switch, nic nic400g.Config) (b
 	default:
 		path = []hop{{srcLeaf, 0, tier1Cable}, {s.tiers[1].first, 0, tier1Cable}, {dstLeaf, s.h, hostCable}}
 	}
-	nicWire := sws[0].NeighbourWire(0)
+	p = rttPath{hostCable: cables[hostCable], nicWire: sws[srcLeaf].NeighbourWire(0)}
+	for _, h := range path {
+		p.hops = append(p.hops, rttHop{sw: sws[h.sw], name: s.name(h.sw), in: h.in, cable: cables[h.out]})
+	}
+	return p, true
+}
+
+// roundTripBudget lists the stages of the largest unloaded round trip
+// between two endpoints along path p, as the HPCC artifact computes its
+// network-wide base RTT T (GLOBAL_T, FACTS 2.2 S [R13][R14]): a data
+// packet of the NIC's MTU one way and its ACK back along a path as long,
+// each hop's switch latency, serialisation and cable propagation. The
+// stages are the ones WriteBudget follows, from the sender's scheduling
+// decision (when a packet's send time is taken) to the ACK at the
+// sender's congestion control, which is the RTT sample the NIC measures:
+// its transmit pipeline and PHY, the cables, each switch's port-to-port
+// budget (PortToPortBudget: cut-through or store-and-forward as the
+// switch is configured), the receiving PHY's store-and-forward and the
+// receive pipeline; the ACK leaves as the data arrives. Each wait for a
+// clock edge counts a whole period, its most, so that T covers every
+// pair's unloaded round trip.
+func roundTripBudget(p rttPath, nic nic400g.Config) (b pipeline.Budget) {
 	data := stackOf(nic.Stack).FrameBytes(nic.MTU)
 	if nic.Stack == nic400g.LeanNative {
 		st := stackOf(nic.Stack)
@@ -82,33 +105,32 @@ func (s *shape) roundTripBudget(sws []*switchasic.Switch, nic nic400g.Config) (b
 	}
 	oneWay := func(dir string, frame int) {
 		add(pipeline.TimeStage(dir+"NIC TX pipeline", rtlmodel.Time(nic.TxCycles)*nic.ClockPeriod, "nic400g Config.TxCycles"))
-		add(pipeline.TimeStage(dir+"NIC TX: MAC/PCS/FEC encode/SerDes", nicWire.TxLatency, "the leaf port's PHY (switchasic Config.PhyTx)"))
-		add(pipeline.TimeStage(dir+"cable NIC to leaf", cables[hostCable], "longest host cable, 5 ns/m (FACTS 6.1)"))
-		for _, h := range path {
-			sw := sws[h.sw]
-			for _, st := range sw.PortToPortBudget(h.in, frame, t) {
+		add(pipeline.TimeStage(dir+"NIC TX: MAC/PCS/FEC encode/SerDes", p.nicWire.TxLatency, "the leaf port's PHY (switchasic Config.PhyTx)"))
+		add(pipeline.TimeStage(dir+"cable NIC to leaf", p.hostCable, "longest host cable, 5 ns/m (FACTS 6.1)"))
+		for _, h := range p.hops {
+			for _, st := range h.sw.PortToPortBudget(h.in, frame, t) {
 				if st.Source == "cycle alignment" {
-					st = pipeline.TimeStage(st.Name+", at most", sw.Domain().Period(), "one pipe clock period")
+					st = pipeline.TimeStage(st.Name+", at most", h.sw.Domain().Period(), "one pipe clock period")
 				}
-				st.Name = dir + s.name(h.sw) + ": " + st.Name
+				st.Name = dir + h.name + ": " + st.Name
 				add(st)
 			}
-			add(pipeline.TimeStage(dir+"cable", cables[h.out], "longest cable of its tier, 5 ns/m (FACTS 6.1)"))
+			add(pipeline.TimeStage(dir+"cable", h.cable, "longest cable of its tier, 5 ns/m (FACTS 6.1)"))
 		}
-		w, err := serdes.NewWire(nicWire)
+		w, err := serdes.NewWire(p.nicWire)
 		if err != nil {
 			panic(err) // the leaf's own port wire, built already
 		}
 		tm := w.Transmit(0, frame)
 		add(pipeline.TimeStage(fmt.Sprintf("%sNIC RX: receive preamble + %d B", dir, frame), tm.LastBitIn-tm.FirstBitIn, "serdes.Wire at the port's MAC rate"))
 		add(pipeline.TimeStage(dir+"NIC RX: RS(544,514) codeword fill", w.FECFill(), "interleave × 5440 b at the line rate (FACTS 3)"))
-		add(pipeline.TimeStage(dir+"NIC RX: FEC decode pipeline", nicWire.RxPipeline, "the leaf port's PHY (switchasic Config.PhyRx)"))
+		add(pipeline.TimeStage(dir+"NIC RX: FEC decode pipeline", p.nicWire.RxPipeline, "the leaf port's PHY (switchasic Config.PhyRx)"))
 		add(pipeline.TimeStage(dir+"NIC: wait for the core clock edge, at most", nic.ClockPeriod, "one NIC clock period"))
 		add(pipeline.TimeStage(dir+"NIC RX pipeline", rtlmodel.Time(nic.RxCycles)*nic.ClockPeriod, "nic400g Config.RxCycles"))
 	}
 	oneWay("data: ", data)
 	oneWay("ACK: ", ack)
-	return b, true
+	return b
 }
 
 // longestCables returns the longest propagation delay of each cable
@@ -127,23 +149,22 @@ func (s *shape) longestCables(sws []*switchasic.Switch) [cableClasses]rtlmodel.T
 	return out
 }
 
-// hpccBaseRTT is the base RTT T that HPCC NICs of the fabric take when
-// their configuration names none: roundTripBudget's total rounded up to
-// a whole nanosecond (HPCC's INT timestamps are in ns); 0 when no two
-// endpoints reach each other (the NIC's default then).
-func (s *shape) hpccBaseRTT(sws []*switchasic.Switch, nic nic400g.Config) rtlmodel.Time {
-	b, ok := s.roundTripBudget(sws, nic)
-	if !ok {
-		return 0
-	}
+// hpccBaseRTT is the base RTT T that HPCC NICs of a fabric take when
+// their configuration names none: roundTripBudget's total along path,
+// rounded up to a whole nanosecond (HPCC's INT timestamps are in ns).
+func hpccBaseRTT(path rttPath, nic nic400g.Config) rtlmodel.Time {
 	ns := rtlmodel.Nanosecond
-	return (b.Total() + ns - 1) / ns * ns
+	return (roundTripBudget(path, nic).Total() + ns - 1) / ns * ns
 }
 
 // withHPCCBaseRTT wraps nic so that a NIC running HPCC with no base RTT
-// of its own (Config.HPCCBaseRTT 0) gets the fabric's (hpccBaseRTT),
-// computed once for each NIC timing and frame size among them.
-func (s *shape) withHPCCBaseRTT(sws []*switchasic.Switch, nic func(i int) nic400g.Config) func(i int) nic400g.Config {
+// of its own (Config.HPCCBaseRTT 0) gets the fabric's (hpccBaseRTT along
+// path), computed once for each NIC timing and frame size among them. ok
+// false (no two endpoints reach each other) leaves the NICs' default.
+func withHPCCBaseRTT(path rttPath, ok bool, nic func(i int) nic400g.Config) func(i int) nic400g.Config {
+	if !ok {
+		return nic
+	}
 	type key struct {
 		stack              nic400g.HeaderStack
 		mtu                int
@@ -159,7 +180,7 @@ func (s *shape) withHPCCBaseRTT(sws []*switchasic.Switch, nic func(i int) nic400
 		k := key{c.Stack, c.MTU, c.TxCycles, c.RxCycles, c.ClockPeriod}
 		t, ok := known[k]
 		if !ok {
-			t = s.hpccBaseRTT(sws, c)
+			t = hpccBaseRTT(path, c)
 			known[k] = t
 		}
 		c.HPCCBaseRTT = t

@@ -8,7 +8,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/switchasic"
 )
 
 // rttSamples runs the scenario and returns the round trips its first
@@ -100,4 +102,24 @@ workload: {kind: permutation, bytes: 4096}
 			require.Equal(t, c.want, n.Config().HPCCBaseRTT, c.key)
 		}
 	}
+}
+
+// A star's HPCC NICs take the star's round trip, through its one switch:
+// the one-leaf fabric's (1.2 µs, within 0.3 % of its measured round trip,
+// TestHPCCBaseRTTIsTheFabricsLongestUnloadedRoundTrip); with one NIC
+// there is no round trip, and the NIC keeps its default.
+func TestStarHPCCBaseRTTIsItsRoundTrip(t *testing.T) {
+	hpcc := func(i int) nic400g.Config {
+		c := nic400g.DefaultConfig(uint32(i))
+		c.CC = "hpcc"
+		return c
+	}
+	s, err := NewStar(2, switchasic.DefaultConfig(), hpcc, rtlmodel.Options{})
+	require.NoError(t, err)
+	for _, n := range s.NICs {
+		require.Equal(t, 1200*rtlmodel.Nanosecond, n.Config().HPCCBaseRTT)
+	}
+	s, err = NewStar(1, switchasic.DefaultConfig(), hpcc, rtlmodel.Options{})
+	require.NoError(t, err)
+	require.Zero(t, s.NICs[0].Config().HPCCBaseRTT)
 }

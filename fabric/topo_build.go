@@ -64,7 +64,8 @@ func (s *shape) build(nic func(i int) nic400g.Config, opts rtlmodel.Options, con
 			}
 		}
 	}
-	nic = s.withHPCCBaseRTT(sws, nic)
+	path, ok := s.longestPath(sws)
+	nic = withHPCCBaseRTT(path, ok, nic)
 	n := s.cfg.Endpoints()
 	c.NICs = make([]*nic400g.NIC, n)
 	for d := 0; d < n; d++ {
