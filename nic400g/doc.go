@@ -70,8 +70,11 @@
 // its link rate, counting the header overhead of the NIC's stack, and
 // charges unsolicited payload to the pace. A trimmed packet is NACKed at
 // once, the receiver pulls for its payload, and the sender resends it
-// against that credit; packets lost outright (SACK holes, timeouts,
-// go-back-N rewinds after a sequence NAK, which owes no credit) are
+// against that credit. A go-back-N receiver does the same for each
+// packet it drops for arriving out of order (a NACK by PSN, UET's
+// ROD_OOO, and a pull), and the sender resends that packet alone against
+// the pull rather than rewinding. Packets lost outright (SACK holes,
+// timeouts, the hole a sequence NAK names when it was lost whole) are
 // resent without credit, since the receiver never saw them.
 //
 // The other pieces are plain state machines the component calls from its

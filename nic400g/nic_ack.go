@@ -50,7 +50,11 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 	if flags&flagNAK != 0 {
 		n.st.nakRecv.Inc()
 		q.cc.OnLoss(now, LossNACK)
-		n.rewind(q, 0)
+		if q.eq != nil {
+			n.eqdsResendHole(q, rtlmodel.Time(d.Meta.Sent))
+		} else {
+			n.rewind(q, 0)
+		}
 	}
 	if flags&flagAck != 0 {
 		ev := &n.ackEv
@@ -83,7 +87,11 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 
 // rxTrimNAK queues the packet a switch trimmed for retransmission (fast
 // retransmit on a trim NACK; under EQDS against the credit the receiver
-// pulls for it).
+// pulls for it). Under EQDS it queues that packet alone, go-back-N too:
+// the go-back-N receiver NACKs and pulls for each packet it drops out of
+// order as for a trimmed one (eqdsOnDropped, a NACK also flagged flagNAK),
+// so every packet behind a hole is queued by its own NACK, against its
+// own pull, and none is resent unsolicited.
 func (n *NIC) rxTrimNAK(q *qpState, d *packet.Desc, now rtlmodel.Time) {
 	n.st.trimNakRecv.Inc()
 	if q.eq == nil {
@@ -100,8 +108,10 @@ func (n *NIC) rxTrimNAK(q *qpState, d *packet.Desc, now rtlmodel.Time) {
 			q.eq.OnNACK(now, p.payload)
 			p.ask, p.trimmed = 0, true
 		}
-		q.paths.OnFeedback(now, p.entropy, PathTrim)
-		if n.cfg.Recovery == GoBackN {
+		if d.Meta.Flags&flagNAK == 0 { // dropped out of order, not trimmed: no news of the path
+			q.paths.OnFeedback(now, p.entropy, PathTrim)
+		}
+		if n.cfg.Recovery == GoBackN && q.eq == nil {
 			n.rewind(q, i)
 		} else if !p.pending && !p.sacked {
 			p.pending = true

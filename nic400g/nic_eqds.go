@@ -46,9 +46,9 @@ func eqdsParams(cfg *Config) (EQDSParams, error) {
 // eqdsMaySend reports whether an EQDS sender may send its next packet: a
 // new packet or the retransmission of a trimmed one needs credit (the
 // speculative allowance or pulled credit) and room in the window; a
-// retransmission for a packet lost outright (SACK hole, timeout, a
-// go-back-N rewind) goes without, since the receiver never saw it and
-// cannot pull for it. A new packet that carries a credit request (a
+// retransmission for a packet lost outright (SACK hole, timeout, the
+// hole a go-back-N sequence NAK names) goes without, since the receiver
+// never saw it and cannot pull for it. A new packet that carries a credit request (a
 // message's first, or the first after speculation ended) may borrow the
 // credit it lacks when none asked for is still to come
 // (EQDSSender.CanStart): otherwise the request would wait for credit
@@ -129,6 +129,23 @@ func (n *NIC) eqdsOnData(q *qpState, d *packet.Desc, now rtlmodel.Time, fresh bo
 	}
 }
 
+// eqdsOnDropped is the go-back-N receiver's side of a whole data packet
+// it drops for arriving out of order under EQDS: it saw the packet and
+// keeps only its header, as it keeps a trimmed one's, so it does as it
+// does for a trimmed packet: it takes the packet's credit request, pulls
+// for its payload and NACKs it by PSN, so that the sender resends it
+// against that pull. The NACK is a trim NACK flagged as a sequence error
+// (flagNAK), the counterpart of UET's ROD_OOO NACK, whose action is to
+// resend that PSN (FACTS 2.6). Without it the sender, told of the hole
+// alone, resent everything behind it unsolicited.
+func (n *NIC) eqdsOnDropped(q *qpState, d *packet.Desc, now rtlmodel.Time) {
+	if d.Meta.Credit != 0 {
+		n.pacer.Request(now, q.id, uint64(d.Meta.Credit))
+	}
+	n.pacer.Request(now, q.id, uint64(d.Meta.Payload))
+	n.sendCtrl(q, now, flagTrimNAK|flagNAK, d.Meta.PSN, 0)
+}
+
 // runPacer sends the pulls the receiver's pacer has due now.
 func (n *NIC) runPacer(now rtlmodel.Time) {
 	for {
@@ -185,4 +202,26 @@ func (n *NIC) eqdsRetime(q *qpState) {
 		return
 	}
 	q.rtoAt = max(q.rtoAt, oldest+n.cfg.RTO)
+}
+
+// eqdsResendHole is an EQDS go-back-N sender's answer to a sequence NAK,
+// sent by the receiver when a packet after the hole at the cumulative
+// ACK arrived whole and was dropped, the packet that left at sent. Every
+// packet behind the hole the receiver saw it NACKs and pulls for one by
+// one (eqdsOnDropped, rxTrimNAK), and a trimmed hole too: the sender
+// resends only the hole itself, and only when it is still taken to be in
+// flight and left no later than that packet, so lost outright; it goes
+// without credit, as the receiver cannot pull for what it never saw
+// (eqdsMaySend). A hole queued already, or resent since, is left alone.
+func (n *NIC) eqdsResendHole(q *qpState, sent rtlmodel.Time) {
+	if len(q.unacked) == 0 {
+		return
+	}
+	p := &q.unacked[0]
+	if p.pending || p.sacked || p.sentAt > sent {
+		return
+	}
+	p.pending = true
+	q.retxQ++
+	q.eq.OnRewind(n.h.Now(), uint64(p.payload))
 }

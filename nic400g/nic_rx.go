@@ -76,9 +76,15 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 		switch {
 		case n.cfg.Recovery == GoBackN:
 			n.st.rxOOODrop.Inc()
+			if n.pacer != nil {
+				n.eqdsOnDropped(q, d, now)
+			}
 			if !q.nakSent || q.lastNAK != uint32(exp) {
 				q.nakSent, q.lastNAK = true, uint32(exp)
-				n.sendCtrl(q, now, flagNAK, uint32(exp), 0)
+				nak := n.sendCtrl(q, now, flagNAK, uint32(exp), 0)
+				if n.pacer != nil {
+					nak.Meta.Sent = d.Meta.Sent // when the packet that found the hole left
+				}
 			}
 			return
 		case !hasAddr && q.rw.Held() >= n.cfg.ReorderPackets:

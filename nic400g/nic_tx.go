@@ -465,8 +465,10 @@ func (n *NIC) resendLost(q *qpState, limit int) {
 }
 
 // rewind marks every unacknowledged packet from index i on for resending
-// (go-back-N); under EQDS the bytes of those still in flight leave it,
-// as they are resent without credit.
+// (go-back-N); under EQDS, where only a timeout rewinds (trim and
+// out-of-order NACKs queue their packet alone, eqdsResendHole answers a
+// sequence NAK), the bytes of those still in flight leave it, as they
+// are resent without credit.
 func (n *NIC) rewind(q *qpState, i int) {
 	var bytes uint64
 	for ; i < len(q.unacked); i++ {
