@@ -108,7 +108,7 @@ func (n *NIC) rxTrimNAK(q *qpState, d *packet.Desc, now rtlmodel.Time) {
 			q.eq.OnNACK(now, p.payload)
 			p.ask, p.trimmed = 0, true
 		}
-		if d.Meta.Flags&flagNAK == 0 { // dropped out of order, not trimmed: no news of the path
+		if d.Meta.Flags&flagNAK == 0 { // a trim tells of the path; a drop out of order (flagNAK) does not
 			q.paths.OnFeedback(now, p.entropy, PathTrim)
 		}
 		if n.cfg.Recovery == GoBackN && q.eq == nil {

@@ -48,11 +48,11 @@ func eqdsParams(cfg *Config) (EQDSParams, error) {
 // speculative allowance or pulled credit) and room in the window; a
 // retransmission for a packet lost outright (SACK hole, timeout, the
 // hole a go-back-N sequence NAK names) goes without, since the receiver
-// never saw it and cannot pull for it. A new packet that carries a credit request (a
-// message's first, or the first after speculation ended) may borrow the
-// credit it lacks when none asked for is still to come
-// (EQDSSender.CanStart): otherwise the request would wait for credit
-// that only the request itself can bring.
+// never saw it and cannot pull for it. A new packet that carries a
+// credit request (a message's first, or the first after speculation
+// ended) may borrow the credit it lacks when none asked for is still to
+// come (EQDSSender.CanStart): otherwise the request would wait for
+// credit that only the request itself can bring.
 func (n *NIC) eqdsMaySend(q *qpState) bool {
 	var b uint32
 	if q.retxQ > 0 {
