@@ -7,8 +7,8 @@
 //	fabricmodel run      simulate a fabric scenario (YAML; the embedded
 //	                     default when no file is given) and print flow and
 //	                     job completion times, goodput, utilisation,
-//	                     queues, PFC, ECN, trims, drops, retransmits and
-//	                     the run's speed
+//	                     queues, PFC, ECN, trims, drops, retransmits,
+//	                     packets received twice and the run's speed
 //	fabricmodel mesh     run the kernel's demonstration model (an 8x8
 //	                     credit-flow-controlled mesh in two clock domains)
 //	                     and print its summary and speed

@@ -33,10 +33,12 @@ func runCommand() *cli.Command {
 		ArgsUsage: "[scenario.yaml]",
 		Description: "Builds the scenario's topology of NICs and switches, runs its workload to completion\n" +
 			"and prints flow completion times, job completion times, goodput, link utilisation, queue\n" +
-			"depth, PFC, ECN, trims, drops and retransmits, then the run's speed. The same scenario and\n" +
-			"seed give byte-identical --json output. An interrupt (Ctrl-C) ends the run soon after,\n" +
-			"within a --step-us step (with --lockstep at its end), with the results, outputs and trace\n" +
-			"of the run so far; a second ends the process at once, with status 130.",
+			"depth, PFC, ECN, trims, drops (the switches' and the NICs'), retransmits and packets\n" +
+			"received twice, then the run's speed. Settings that leave a mechanism nothing to do are\n" +
+			"named first, in notes on the error output. The same scenario and seed give byte-identical\n" +
+			"--json output. An interrupt (Ctrl-C) ends the run soon after, within a --step-us step\n" +
+			"(with --lockstep at its end), with the results, outputs and trace of the run so far; a\n" +
+			"second ends the process at once, with status 130.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "json", Usage: "write the results as JSON to `FILE`"},
 			&cli.StringFlag{Name: "csv", Usage: "write per-flow results as CSV to `FILE`"},
