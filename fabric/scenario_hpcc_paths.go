@@ -5,11 +5,11 @@ import (
 	"slices"
 )
 
-// pathMovingLB are the switch load-balancing modes that move the packets
-// of one flow between paths: each packet (roundrobin, random) or each
-// flowlet after an idle gap (dlb). perflow hashes the 5-tuple and spray
-// the NIC's entropy, which a fixed path holds for the whole flow.
-var pathMovingLB = []string{"roundrobin", "random", "dlb"}
+// perPacketLB are the switch load-balancing modes that send each packet
+// of a flow its own way; dlb moves a flow at each flowlet, after an idle
+// gap; perflow hashes the 5-tuple and spray the NIC's entropy, which a
+// fixed path holds for the whole flow.
+var perPacketLB = []string{"roundrobin", "random"}
 
 // checkHPCCOnePath refuses HPCC with per-packet paths. HPCC's sender
 // measures each hop's utilisation from the INT record an ACK brings
@@ -34,7 +34,7 @@ func (s *Scenario) checkHPCCOnePath() error {
 	if c.Paths != "" && c.Paths != "fixed" {
 		return keyed("nic.paths", fmt.Errorf("nic.paths %s with nic.cc hpcc: %s; use paths: fixed", c.Paths, why))
 	}
-	if slices.Contains(pathMovingLB, s.Switch.LB) {
+	if slices.Contains(perPacketLB, s.Switch.LB) || s.Switch.LB == "dlb" {
 		return keyed("switch.lb", fmt.Errorf("switch.lb %s with nic.cc hpcc: %s; use lb: perflow or spray", s.Switch.LB, why))
 	}
 	return nil

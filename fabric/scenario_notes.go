@@ -16,7 +16,8 @@ const dataClass = 0
 // Notes says, one located line each ("file.yaml:7: ..."), what the
 // scenario's settings make of the run that a reader of the file would not
 // expect, though nothing in it is wrong: settings that leave a mechanism
-// with nothing to do. A scenario that does not validate has none.
+// nothing to do, or that work against each other. A scenario that does
+// not validate has none.
 func (s *Scenario) Notes() []string {
 	var notes []string
 	for _, n := range []error{s.unreachableECN(), s.goBackNOverSprayedPaths()} {
@@ -79,7 +80,7 @@ func (s *Scenario) perPacketPaths() string {
 	switch c := s.nicConfig(0, 1); {
 	case c.Paths == "spray" || c.Paths == "pathaware":
 		return "nic.paths " + c.Paths
-	case s.Switch.LB == "roundrobin" || s.Switch.LB == "random":
+	case slices.Contains(perPacketLB, s.Switch.LB):
 		return "switch.lb " + s.Switch.LB
 	}
 	return ""
