@@ -71,6 +71,7 @@ func TestHostedPipesEqualPipesApart(t *testing.T) {
 		{"incast-trim", func(c *Config) {
 			c.TM.PFC.Enabled = [8]bool{}
 			c.TM.Trim.Enabled = true
+			c.TM.Trim.Trimmable = [MaxClasses]bool{3: true} // the incast's class
 			c.TM.BufferBytes = 1 << 20
 		}, incast},
 		{"all-to-all-per-flow", func(c *Config) { c.LB = PerFlow }, allToAll},

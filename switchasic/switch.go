@@ -84,6 +84,7 @@ func (sw *Switch) buildMMU(n int) error {
 	st.Own(&m.trims, p+"/trimmed", "packets", "packets trimmed to their headers")
 	st.Own(&m.marks, p+"/ecn_marked", "packets", "packets marked CE")
 	st.Own(&m.drops, p+"/dropped", "packets", "packets dropped by admission")
+	st.Own(&m.trimDrops, p+"/trimmed_dropped", "packets", "headers trimmed by an earlier switch and dropped by admission here")
 	st.Own(&m.pfcSent, p+"/pfc_sent", "frames", "PFC frames sent")
 	st.Own(&m.pfcRecv, p+"/pfc_received", "frames", "PFC frames obeyed")
 	m.shapers, m.shapedUntil = make([]*pipeline.Shaper, n), make([]rtlmodel.Time, n)

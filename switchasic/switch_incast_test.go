@@ -42,7 +42,8 @@ func TestIncastWithTrimmingDeliversEveryTrimmedHeader(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.TM.PFC.Enabled = [8]bool{}
 	cfg.TM.Trim.Enabled = true
-	cfg.TM.BufferBytes = 2 << 20 // a small buffer so the incast overflows it
+	cfg.TM.Trim.Trimmable = [MaxClasses]bool{3: true} // the incast's class
+	cfg.TM.BufferBytes = 2 << 20                      // a small buffer so the incast overflows it
 	r := incast(t, cfg, 2000)
 	sink := r.hosts[8]
 	trims := r.sw.mmu.trims.Value()

@@ -82,6 +82,10 @@ type mmu struct {
 	// paused meters each (port, class) PFC paused, from its first pause
 	// (pfc_paused.go); nil until a PFC frame pauses a class
 	paused [][8]*rtlmodel.TimeMeter
+	// trimDrops counts headers an earlier switch trimmed that this one
+	// dropped: with the trims of every switch they account for the
+	// trimmed headers the NICs do not receive
+	trimDrops rtlmodel.Counter
 }
 
 // pktQueue is a FIFO of packets, a ring of a power-of-two size. Each slot
@@ -254,6 +258,9 @@ func (m *mmu) admit(p *packet.Desc, now rtlmodel.Time) {
 	switch v.Action {
 	case Drop:
 		m.drops.Inc()
+		if p.Trimmed {
+			m.trimDrops.Inc()
+		}
 		m.sw.dropReason(v.Reason)
 		m.sw.pool.Put(p)
 		return

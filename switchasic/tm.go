@@ -24,9 +24,10 @@ import (
 //   - Lossy class: dropped with DropBufferFull when the shared pool has
 //     fewer than n free cells, else with DropQueueLimit when the queue
 //     (e, c) would exceed alpha × the free shared cells (SharedBuffer). With
-//     trimming on, such a packet longer than TrimBytes is trimmed instead
-//     and queued in (e, TrimClass) if its TrimBytes fit in the free shared
-//     cells (FACTS 2.5 [R19]).
+//     trimming on, such a packet of a trim-eligible class (Trimmable)
+//     longer than TrimBytes is trimmed instead and queued in
+//     (e, TrimClass) if its TrimBytes fit in the free shared cells
+//     (FACTS 2.5 [R19]; trim-eligible classes: TrimConfig).
 //   - ECN: an ECN-capable packet queued whole in a class with WRED enabled
 //     takes one LFSR draw and is marked when the draw is below the curve's
 //     probability at the depth of (e, c) before it (FACTS 2.1 [R9]).
@@ -183,7 +184,7 @@ func (tm *TrafficManager) Admit(ingress, egress, class int, bytes int, ecnCapabl
 			reason = DropQueueLimit
 		}
 		if reason != DropNone {
-			return tm.refuse(ingress, egress, bytes, reason)
+			return tm.refuse(ingress, egress, class, bytes, reason)
 		}
 		tm.buf.TakeShared(n)
 		tm.charge(qi, ii, egress, bytes, n)
@@ -205,11 +206,14 @@ func (tm *TrafficManager) Admit(ingress, egress, class int, bytes int, ecnCapabl
 }
 
 // refuse handles a lossy packet the buffer or its queue limit will not
-// take: trimmed when trimming is on and it is longer than the trim size
-// and the header fits in the shared pool, dropped otherwise.
-func (tm *TrafficManager) refuse(ingress, egress, bytes int, reason DropReason) Verdict {
-	t := tm.cfg.Trim
-	if !t.Enabled || bytes <= t.TrimBytes {
+// take: trimmed when trimming is on, its class is trim-eligible, it is
+// longer than the trim size and the header fits in the shared pool;
+// dropped otherwise. A control frame (an ACK, NACK, pull or CNP, not of a
+// trim-eligible class) is dropped whole, never cut: a switch trims only
+// packets marked trimmable (UEC 1.0.3 §4.1, htsim [R19]; see TrimConfig).
+func (tm *TrafficManager) refuse(ingress, egress, class, bytes int, reason DropReason) Verdict {
+	t := &tm.cfg.Trim
+	if !t.Enabled || !t.Trimmable[class] || bytes <= t.TrimBytes {
 		return tm.drop(reason)
 	}
 	n := tm.buf.CellsFor(t.TrimBytes)

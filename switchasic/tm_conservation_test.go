@@ -71,7 +71,7 @@ func TestTMConservationProperty(t *testing.T) {
 		}},
 		{"lossy alpha 4 trim", func(c *TMConfig) {
 			c.AlphaShift = -2
-			c.Trim = TrimConfig{Enabled: true, TrimBytes: 64, TrimClass: 7}
+			c.Trim = TrimConfig{Enabled: true, TrimBytes: 64, TrimClass: 7, Trimmable: lowSixTrimmable}
 		}, func(t *testing.T, s TMStats) {
 			require.Positive(t, s.Trimmed)
 			require.Positive(t, s.Drops[DropBufferFull])
@@ -79,7 +79,7 @@ func TestTMConservationProperty(t *testing.T) {
 		{"lossless and trim", func(c *TMConfig) {
 			c.PFC.Enabled[3], c.PFC.Enabled[4] = true, true
 			c.PFC.XoffBytes, c.PFC.XonBytes, c.PFC.HeadroomBytes = 20000, 12000, 12000
-			c.Trim = TrimConfig{Enabled: true, TrimBytes: 128, TrimClass: 6}
+			c.Trim = TrimConfig{Enabled: true, TrimBytes: 128, TrimClass: 6, Trimmable: lowSixTrimmable}
 			c.WRED[0] = WREDConfig{Enabled: true, KminBytes: 1000, KmaxBytes: 20000, PmaxQ: 32768}
 		}, func(t *testing.T, s TMStats) {
 			require.Positive(t, s.Trimmed)

@@ -7,7 +7,7 @@ import "fmt"
 func ExampleTrafficManager() {
 	cfg := DefaultTMConfig(128)
 	cfg.PFC.Enabled[3] = true // RoCE traffic lossless in class 3
-	cfg.Trim.Enabled = true   // lossy overflow trimmed to 64 B in class 7
+	cfg.Trim.Enabled = true   // lossy overflow of class 0 trimmed to 64 B in class 7
 	tm, err := NewTrafficManager(cfg, 1)
 	if err != nil {
 		panic(err)

@@ -17,7 +17,7 @@ func FuzzTMOps(f *testing.F) {
 			c.AlphaShift = -1
 			c.PFC.Enabled[3] = true
 			c.PFC.XoffBytes, c.PFC.XonBytes, c.PFC.HeadroomBytes = 6000, 3000, 5000
-			c.Trim = TrimConfig{Enabled: true, TrimBytes: 64, TrimClass: 7}
+			c.Trim = TrimConfig{Enabled: true, TrimBytes: 64, TrimClass: 7, Trimmable: lowSixTrimmable}
 			c.WRED[0] = WREDConfig{Enabled: true, KminBytes: 1000, KmaxBytes: 20000, PmaxQ: 30000}
 		})
 		if len(data) > 256 { // 128 operations fill and drain a 300-cell buffer

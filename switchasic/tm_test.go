@@ -64,6 +64,10 @@ func TestTMConfigErrorsNameTheField(t *testing.T) {
 		{"trim bytes", func(c *TMConfig) { c.Trim.Enabled = true; c.Trim.TrimBytes = 0 }, "TMConfig.Trim.TrimBytes"},
 		{"trim class", func(c *TMConfig) { c.Trim.Enabled = true; c.Trim.TrimClass = 8 }, "TMConfig.Trim.TrimClass"},
 		{"trim lossless", func(c *TMConfig) { c.Trim.Enabled = true; c.PFC.Enabled[7] = true }, "TMConfig.Trim.TrimClass 7 is lossless"},
+		{"trim no class", func(c *TMConfig) { c.Trim.Enabled = true; c.Trim.Trimmable = [MaxClasses]bool{} }, "TMConfig.Trim.Trimmable names no class"},
+		{"trim eligible beyond classes", func(c *TMConfig) {
+			c.Classes, c.Trim.Enabled, c.Trim.TrimClass, c.Trim.Trimmable[5] = 4, true, 3, true
+		}, "TMConfig.Trim.Trimmable[5]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := DefaultTMConfig(128)
@@ -135,7 +139,7 @@ func TestDropBufferFull(t *testing.T) {
 // charged TrimBytes; small packets and full buffers still drop.
 func TestTrimInsteadOfDrop(t *testing.T) {
 	tm := smallTM(t, 2, 1000, func(c *TMConfig) {
-		c.Trim = TrimConfig{Enabled: true, TrimBytes: 64, TrimClass: 7}
+		c.Trim = TrimConfig{Enabled: true, TrimBytes: 64, TrimClass: 7, Trimmable: [MaxClasses]bool{2: true}}
 	})
 	for tm.Admit(0, 1, 2, 4096, false).Action == Enqueue {
 	}
@@ -171,7 +175,7 @@ func TestTrimNeedsACell(t *testing.T) {
 	// alpha 8 so the buffer fills before the queue limit
 	tm := smallTM(t, 2, 17, func(c *TMConfig) {
 		c.AlphaShift = -3
-		c.Trim = TrimConfig{Enabled: true, TrimBytes: 64, TrimClass: 7}
+		c.Trim = TrimConfig{Enabled: true, TrimBytes: 64, TrimClass: 7, Trimmable: [MaxClasses]bool{0: true}}
 	})
 	require.Equal(t, Enqueue, tm.Admit(0, 1, 0, 4200, false).Action) // 17 cells
 	v := tm.Admit(0, 1, 0, 4200, false)
