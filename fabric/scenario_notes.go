@@ -20,7 +20,7 @@ const dataClass = 0
 // not validate has none.
 func (s *Scenario) Notes() []string {
 	var notes []string
-	for _, n := range []error{s.unreachableECN(), s.goBackNOverSprayedPaths()} {
+	for _, n := range []error{s.unreachableECN(), s.goBackNOverSprayedPaths(), s.singlePathReorderTolerance()} {
 		if n != nil {
 			notes = append(notes, s.locate(n).Error())
 		}
@@ -104,4 +104,27 @@ func (s *Scenario) goBackNOverSprayedPaths() error {
 	}
 	return keyed("nic.recovery", errors.New("note: a go-back-N receiver discards every data packet that arrives out of order, and "+by+
 		" spreads a flow's packets over paths whose delays differ: expect drops at the NICs and resends; recovery: sr keeps what arrives early"))
+}
+
+// singlePathReorderTolerance is a note when selective repeat keeps the
+// single-path reorder tolerance (nic400g.Config.ReorderTolerance, 3 by
+// default, as TCP's duplicate ACKs) over paths chosen packet by packet:
+// a packet three later ones overtook is resent though it was only late,
+// and is received twice. On a k=4 fat tree a sprayed DCQCN permutation
+// of 1 MB flows resent 1,248 of its 4,096 packets, every one received
+// twice, and ended at 63.15 us; with reorder_tolerance 16, 286 and
+// 51.44 us; with 64 (as docs/scenarios/exp4_*.yaml set), none and
+// 50.89 us.
+func (s *Scenario) singlePathReorderTolerance() error {
+	c := s.nicConfig(0, 1)
+	if c.Recovery != nic400g.SelectiveRepeat || c.ReorderTolerance > nic400g.DefaultConfig(0).ReorderTolerance {
+		return nil
+	}
+	by := s.perPacketPaths()
+	if by == "" {
+		return nil
+	}
+	return keyed("nic.reorder_tolerance", fmt.Errorf("note: selective repeat takes a packet as lost once %d later ones are acknowledged, "+
+		"and %s lets later packets overtake it on a faster path: expect needless resends (the results' packets received twice); "+
+		"nic.reorder_tolerance near the packets in flight on a path (64, say) waits for them", c.ReorderTolerance, by))
 }

@@ -89,7 +89,7 @@ func TestNoteOnGoBackNOverSprayedPaths(t *testing.T) {
 	for _, c := range []struct{ lb, nic, want string }{
 		{"perflow", "{recovery: gbn, paths: spray}", "g.yaml:5: note: a go-back-N receiver discards every data packet that arrives out of order, and nic.paths spray"},
 		{"random", "{recovery: gbn}", "and switch.lb random spreads"},
-		{"perflow", "{recovery: sr, paths: pathaware}", ""},
+		{"perflow", "{recovery: sr, paths: pathaware, reorder_tolerance: 64}", ""},
 		{"dlb", "{recovery: gbn}", ""},
 		{"spray", "{recovery: gbn, paths: fixed}", ""},
 	} {
@@ -103,4 +103,27 @@ func TestNoteOnGoBackNOverSprayedPaths(t *testing.T) {
 		require.Len(t, notes, 1)
 		require.Contains(t, notes[0], c.want)
 	}
+}
+
+// Selective repeat with the single-path reorder tolerance over sprayed
+// paths draws a note, located at the nic block when the file leaves the
+// tolerance out, and the run shows what it says: every retransmission is
+// received twice. A tolerance of 64 draws none and resends nothing.
+func TestNoteOnSinglePathReorderToleranceOverSprayedPaths(t *testing.T) {
+	const head = "name: r\nseed: 1\ntopology: {kind: fattree, k: 4}\nswitch: {pfc_classes: [0], lb: spray}\nworkload: {kind: permutation, bytes: 1048576}\n"
+	src := head + "nic: {cc: dcqcn, paths: spray}\n"
+	s, err := ParseScenario("r.yaml", []byte(src))
+	require.NoError(t, err)
+	notes := s.Notes()
+	require.Len(t, notes, 1)
+	require.Contains(t, notes[0], "r.yaml:6: note: selective repeat takes a packet as lost once 3 later ones are acknowledged, and nic.paths spray")
+	res := completeScenario(t, "r.yaml", src).Results()
+	require.NotZero(t, res.Retransmits)
+	require.Equal(t, res.Retransmits, res.DuplicatesReceived)
+
+	src = head + "nic: {cc: dcqcn, paths: spray, reorder_tolerance: 64}\n"
+	s, err = ParseScenario("r.yaml", []byte(src))
+	require.NoError(t, err)
+	require.Empty(t, s.Notes())
+	require.Zero(t, completeScenario(t, "r.yaml", src).Results().Retransmits)
 }
