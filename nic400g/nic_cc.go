@@ -40,10 +40,13 @@ type intReader interface{ readsINT() }
 
 // payloadSequencer is a congestion control that numbers what it sends in
 // payload bytes, as AckEvent.AckedBytes numbers what is acknowledged: the
-// NIC gives it each data packet's payload (onSendPayload) besides the
-// frame bytes of OnSend. HPCC is one: its once-per-RTT reference update
+// NIC gives it each new data packet's payload (onSendPayload; a
+// retransmission's payload is acknowledged once, so it is not counted
+// again, as a sender's snd_nxt does not move back) besides the frame
+// bytes of OnSend. HPCC and TIMELY are two: their once-per-RTT update
 // waits for the ACK of the payload sent at the previous update
-// (cc_hpcc.go), which a frame count would put later each packet.
+// (cc_hpcc.go, cc_timely.go), which a frame count, or a count of resends,
+// would put later each packet.
 type payloadSequencer interface{ onSendPayload(payload uint32) }
 
 func (d dcqcnCC) Name() string                           { return "dcqcn" }

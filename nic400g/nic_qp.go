@@ -123,7 +123,7 @@ type qpState struct {
 	dataHead   int
 	cc         CongestionControl
 	eq         *EQDSSender      // cc when it is EQDS, else nil
-	paySeq     payloadSequencer // cc when it numbers its sends in payload bytes (HPCC), else nil
+	paySeq     payloadSequencer // cc when it numbers its sends in payload bytes (HPCC, TIMELY), else nil
 	paths      PathSelector
 	inRing     bool
 	timerAt    rtlmodel.Time

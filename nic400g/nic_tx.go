@@ -397,7 +397,7 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx, 
 		}
 	} else {
 		q.cc.OnSend(now, d.FrameBytes)
-		if q.paySeq != nil {
+		if q.paySeq != nil && !retx {
 			q.paySeq.onSendPayload(p.payload)
 		}
 	}
