@@ -106,6 +106,11 @@ const maxRTOUS = 1e6
 // (nic400g.HPCCParams.BaseRTT).
 const maxHPCCBaseRTTUS = float64(1<<24-1) / 1000
 
+// minHPCCBaseRTTUS is the least nic.hpcc_base_rtt_us: HPCC's smallest
+// window is its 1 Gb/s rate floor over T (nic400g.DefaultHPCCParams), at
+// least a byte, so T is at least 8 ns.
+const minHPCCBaseRTTUS = 0.008
+
 // hpccBaseRTT is nic.hpcc_base_rtt_us to the nearest nanosecond.
 func (n ScenarioNIC) hpccBaseRTT() rtlmodel.Time {
 	return rtlmodel.Time(math.Round(n.HPCCBaseRTTUS*1000)) * rtlmodel.Nanosecond
@@ -305,9 +310,9 @@ func (n ScenarioNIC) validate() error {
 	if !(n.RTOUS >= 0 && n.RTOUS <= maxRTOUS) {
 		errs = append(errs, keyed("nic.rto_us", fmt.Errorf("nic.rto_us %v: microseconds, above 0 and at most %v (0: the default)", n.RTOUS, maxRTOUS)))
 	}
-	if t := n.HPCCBaseRTTUS; !(t == 0 || t >= 0.001 && t <= maxHPCCBaseRTTUS) {
-		errs = append(errs, keyed("nic.hpcc_base_rtt_us", fmt.Errorf("nic.hpcc_base_rtt_us %v: HPCC's base RTT in microseconds, 0.001 to %v "+
-			"(0: the fabric's largest unloaded round trip)", t, maxHPCCBaseRTTUS)))
+	if t := n.HPCCBaseRTTUS; !(t == 0 || t >= minHPCCBaseRTTUS && t <= maxHPCCBaseRTTUS) {
+		errs = append(errs, keyed("nic.hpcc_base_rtt_us", fmt.Errorf("nic.hpcc_base_rtt_us %v: HPCC's base RTT in microseconds, %v to %v "+
+			"(0: the fabric's largest unloaded round trip)", t, minHPCCBaseRTTUS, maxHPCCBaseRTTUS)))
 	}
 	if r := n.RetryCount; r != nil && (*r < 0 || *r > nic400g.MaxRetryCount) {
 		errs = append(errs, keyed("nic.retry_count", fmt.Errorf("nic.retry_count %d: 0 to %d (the RC QP's 3-bit retry_cnt)", *r, nic400g.MaxRetryCount)))

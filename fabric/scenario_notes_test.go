@@ -127,3 +127,9 @@ func TestNoteOnSinglePathReorderToleranceOverSprayedPaths(t *testing.T) {
 	require.Empty(t, s.Notes())
 	require.Zero(t, completeScenario(t, "r.yaml", src).Results().Retransmits)
 }
+
+// A scenario that never validated has no notes, and asking is safe.
+func TestNotesOfAnEmptyScenario(t *testing.T) {
+	require.Empty(t, (&Scenario{}).Notes())
+	require.Empty(t, (&Scenario{NIC: ScenarioNIC{CC: "dcqcn", Paths: "spray", Recovery: "gbn"}}).Notes())
+}
