@@ -93,7 +93,11 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 // so every packet behind a hole is queued by its own NACK, against its
 // own pull, and none is resent unsolicited.
 func (n *NIC) rxTrimNAK(q *qpState, d *packet.Desc, now rtlmodel.Time) {
-	n.st.trimNakRecv.Inc()
+	if d.Meta.Flags&flagNAK != 0 {
+		n.st.nakRecv.Inc() // a packet dropped out of order, not trimmed
+	} else {
+		n.st.trimNakRecv.Inc()
+	}
 	if q.eq == nil {
 		q.cc.OnLoss(now, LossTrimmed)
 	}

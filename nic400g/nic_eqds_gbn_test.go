@@ -51,6 +51,8 @@ func TestEQDSGoBackNResendsWhatItDroppedAgainstPulls(t *testing.T) {
 	require.Equal(t, uint64(retx), counter(t, e, "nicA/retransmits"))
 	require.Zero(t, counter(t, e, "nicB/rx_duplicate"))
 	require.Zero(t, counter(t, e, "nicA/timeouts"))
+	require.Equal(t, uint64(1), counter(t, e, "nicA/trim_nack_received"), "one trim")
+	require.Equal(t, dropped+1, counter(t, e, "nicA/nak_received"), "a NACK for each packet dropped out of order, and the sequence NAK for the hole")
 	c := sender.Counts()
 	require.Equal(t, c.Sent, c.Spent, "every byte sent against the allowance or pulled credit")
 	require.Zero(t, b.EQDSPacer().Pending(5), "no credit left owed")
