@@ -18,12 +18,14 @@ var perPacketLB = []string{"roundrobin", "random"}
 // take different paths, consecutive records of one hop come from
 // different switches, whose byte counters have nothing to do with each
 // other; the utilisation reads as saturated, the window falls to its
-// floor and the flow crawls (a 1 MB permutation on a k=4 fat tree took
-// 6.3 ms with sprayed paths against 57 us on fixed ones; a 4 MB ring
-// all-reduce on the same fabric under DLB, whose flowlets move at each
-// step's gap, had 216 of 480 flows done at 20 ms against 418 us with
-// per-flow ECMP). HPCC as published assumes one path per flow; a
-// multipath form is not modelled.
+// floor and the flow crawls. Measured with fabricmodel run before these
+// combinations were refused: a 1 MB permutation on a lossless k=4 fat
+// tree (seed 1) took 6,335 us with nic.paths spray against 56.5 us on
+// fixed paths; a 4 MB ring all-reduce on the same fabric (seed 3, mtu
+// 1024, 16 MB buffers) under DLB, whose flowlets move at each step's gap,
+// had 216 of 480 flows done at 20 ms against 418 us with per-flow ECMP.
+// HPCC as published assumes one path per flow; a multipath form is not
+// modelled.
 func (s *Scenario) checkHPCCOnePath() error {
 	c := s.nicConfig(0, 1)
 	if c.CC != "hpcc" {

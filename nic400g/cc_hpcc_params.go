@@ -46,12 +46,14 @@ type HPCCParams struct {
 	// W_init·(1−η)/N is U (FACTS 2.2); the artifact adds a rate step
 	// R_AI = 10 Mb/s·B/25G instead (S [R13]), which is the window step
 	// R_AI·T. DefaultHPCCParams derives W_AI that way (E): 160 Mb/s at
-	// 400G times 3.5 µs is 70 B (240 B at 12 µs). htsim uses one MSS (S [R83]).
+	// 400G times 3.5 µs is 70 B (240 B at 12 µs). htsim uses one MSS (S
+	// [R83]).
 	WAI uint64
 	// MinWindow is the floor of the window in bytes. The artifact floors
 	// every rate at MIN_RATE = 1000 Mb/s (S [R13]); DefaultHPCCParams
 	// takes the window that paces at that rate over T (E): 437 B at
-	// 3.5 µs, 1500 B at 12 µs. Pacing at W/T lets windows below one packet still send.
+	// 3.5 µs, 1500 B at 12 µs. Pacing at W/T lets windows below one
+	// packet still send.
 	MinWindow uint64
 	// MaxWindow is the ceiling of the window in bytes and the initial
 	// window: the line-rate BDP B_nic·T, which htsim's model starts with
