@@ -127,6 +127,9 @@ func (n *NIC) sendable(q *qpState, now rtlmodel.Time) (rtlmodel.Time, bool) {
 		if m.wr.Op == OpRead {
 			return now, true // a request: no payload, no credit
 		}
+		if q.psnWindowFull(n.cfg.RecvWindow) {
+			return rtlmodel.Forever, false // until the oldest packet's ACK (rxAck reconsiders)
+		}
 		if w := q.cc.Window(); q.eq == nil && w != 0 && q.inflight+uint64(n.cfg.MTU) > w && q.inflight > 0 {
 			return rtlmodel.Forever, false
 		}
