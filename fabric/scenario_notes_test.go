@@ -133,3 +133,17 @@ func TestNotesOfAnEmptyScenario(t *testing.T) {
 	require.Empty(t, (&Scenario{}).Notes())
 	require.Empty(t, (&Scenario{NIC: ScenarioNIC{CC: "dcqcn", Paths: "spray", Recovery: "gbn"}}).Notes())
 }
+
+// Go-back-N on a trimming fabric draws the note too, for the packets
+// behind each trimmed one; selective repeat there draws none.
+func TestNoteOnGoBackNWithTrimming(t *testing.T) {
+	const head = "name: g\ntopology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 4}\nworkload: {kind: permutation, bytes: 65536}\nswitch: {trimming: true}\n"
+	s, err := ParseScenario("g.yaml", []byte(head+"nic: {recovery: gbn}\n"))
+	require.NoError(t, err)
+	notes := s.Notes()
+	require.Len(t, notes, 1)
+	require.Contains(t, notes[0], "g.yaml:5: note: a go-back-N receiver discards every data packet behind one that switch.trimming cut")
+	s, err = ParseScenario("g.yaml", []byte(head+"nic: {recovery: sr}\n"))
+	require.NoError(t, err)
+	require.Empty(t, s.Notes())
+}
