@@ -93,7 +93,8 @@ type ScenarioNIC struct {
 	// HPCCBaseRTTUS is HPCC's base RTT T in microseconds, to the
 	// nanosecond (nic400g.Config.HPCCBaseRTT); 0 or absent: the fabric's
 	// largest unloaded round trip between two hosts, as the HPCC artifact
-	// computes it (FACTS 2.2). Only nic.cc hpcc reads it.
+	// computes it (FACTS 2.2). Only nic.cc hpcc reads it; under another
+	// congestion control it is refused.
 	HPCCBaseRTTUS float64 `yaml:"hpcc_base_rtt_us"`
 }
 
@@ -309,6 +310,14 @@ func (n ScenarioNIC) validate() error {
 	}
 	if !(n.RTOUS >= 0 && n.RTOUS <= maxRTOUS) {
 		errs = append(errs, keyed("nic.rto_us", fmt.Errorf("nic.rto_us %v: microseconds, above 0 and at most %v (0: the default)", n.RTOUS, maxRTOUS)))
+	}
+	if n.HPCCBaseRTTUS != 0 && n.CC != "hpcc" {
+		// as workload keys their kind does not read are refused
+		cc := n.CC
+		if cc == "" {
+			cc = nic400g.DefaultConfig(0).CC
+		}
+		errs = append(errs, keyed("nic.hpcc_base_rtt_us", fmt.Errorf("nic.hpcc_base_rtt_us: only nic.cc hpcc reads it, and this scenario's NICs run %s", cc)))
 	}
 	if t := n.HPCCBaseRTTUS; !(t == 0 || t >= minHPCCBaseRTTUS && t <= maxHPCCBaseRTTUS) {
 		errs = append(errs, keyed("nic.hpcc_base_rtt_us", fmt.Errorf("nic.hpcc_base_rtt_us %v: HPCC's base RTT in microseconds, %v to %v "+

@@ -42,6 +42,8 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 		{"hpcc base rtt", scenarioBase + scenarioWorkload + "nic:\n  cc: hpcc\n  hpcc_base_rtt_us: -1\n", "nic.hpcc_base_rtt_us -1", 12, false},
 		{"hpcc base rtt past 2^24 ns", scenarioBase + scenarioWorkload + "nic:\n  hpcc_base_rtt_us: 16777.216\n",
 			"nic.hpcc_base_rtt_us 16777.216: HPCC's base RTT in microseconds, 0.008 to 16777.215", 11, false},
+		{"hpcc base rtt without hpcc", scenarioBase + scenarioWorkload + "nic:\n  cc: dcqcn\n  hpcc_base_rtt_us: 3\n",
+			"nic.hpcc_base_rtt_us: only nic.cc hpcc reads it, and this scenario's NICs run dcqcn", 12, false},
 		{"hpcc base rtt under its window's floor", scenarioBase + scenarioWorkload + "nic:\n  cc: hpcc\n  hpcc_base_rtt_us: 0.007\n",
 			"nic.hpcc_base_rtt_us 0.007: HPCC's base RTT in microseconds, 0.008 to", 12, false},
 		{"retry count", scenarioBase + scenarioWorkload + "nic:\n  retry_count: 8\n", "nic.retry_count 8", 11, false},
