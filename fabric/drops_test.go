@@ -1,24 +1,11 @@
 package fabric
 
 import (
-	"context"
 	"testing"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 	"github.com/stretchr/testify/require"
 )
-
-// completeScenario parses a scenario from its YAML and runs it to
-// completion.
-func completeScenario(t *testing.T, name, yaml string) *Run {
-	t.Helper()
-	s, err := ParseScenario(name, []byte(yaml))
-	require.NoError(t, err)
-	r, err := NewRun(s)
-	require.NoError(t, err)
-	require.NoError(t, r.Complete(context.Background(), 10*rtlmodel.Microsecond, 0, nil))
-	return r
-}
 
 // A lossless fabric drops nothing at its switches, yet a go-back-N
 // receiver behind sprayed paths of unequal speed (a leaf uplink down to

@@ -1,7 +1,6 @@
 package fabric
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -130,16 +129,12 @@ func TestEQDSIncastThroughSwitch(t *testing.T) {
 // for credit nobody had asked for.
 func TestEQDSGoBackNOverSprayedPathsCompletes(t *testing.T) {
 	for _, mtu := range []int{256, 1024} {
-		s, err := ParseScenario("s.yaml", []byte(fmt.Sprintf(`name: eqds-gbn
+		r := completeScenario(t, "s.yaml", fmt.Sprintf(`name: eqds-gbn
 seed: 1
 topology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 2}
 nic: {cc: eqds, mtu: %d, recovery: gbn, paths: spray}
 workload: {kind: alltoall, bytes: 65536}
-`, mtu)))
-		require.NoError(t, err)
-		r, err := NewRun(s)
-		require.NoError(t, err)
-		require.NoError(t, r.Complete(context.Background(), 10*rtlmodel.Microsecond, 0, nil), "mtu %d", mtu)
+`, mtu))
 		require.Equal(t, len(r.Flows), r.Done(), "mtu %d", mtu)
 	}
 }
@@ -150,16 +145,12 @@ workload: {kind: alltoall, bytes: 65536}
 // before, seven of these 128 flows waited for ever and the fabric went
 // quiet at 878 us.
 func TestEQDSRecoversLostPulls(t *testing.T) {
-	s, err := ParseScenario("s.yaml", []byte(`name: eqds-lost-pulls
+	r := completeScenario(t, "s.yaml", `name: eqds-lost-pulls
 seed: 1
 topology: {kind: fattree, k: 8}
 switch: {lb: spray, trimming: true, buffer_bytes: 200000}
 nic: {cc: eqds, paths: fixed, stack: roce-ipv4, recovery: sr, mtu: 1024}
 workload: {kind: permutation, bytes: 1048576}
-`))
-	require.NoError(t, err)
-	r, err := NewRun(s)
-	require.NoError(t, err)
-	require.NoError(t, r.Complete(context.Background(), 10*rtlmodel.Microsecond, 0, nil))
+`)
 	require.Equal(t, len(r.Flows), r.Done())
 }

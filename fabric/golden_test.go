@@ -21,14 +21,31 @@ func resultsDigest(t *testing.T, res *Results) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// runFile runs a scenario file to completion as `fabricmodel run` does.
-func runFile(t *testing.T, file string) *Results {
-	s, err := LoadScenario(file)
-	require.NoError(t, err)
+// completeRun builds s and runs it to completion in 10 us steps, as
+// `fabricmodel run` does.
+func completeRun(t *testing.T, s *Scenario) *Run {
+	t.Helper()
 	r, err := NewRun(s)
 	require.NoError(t, err)
 	require.NoError(t, r.Complete(context.Background(), 10*rtlmodel.Microsecond, 0, nil))
-	return r.Results()
+	return r
+}
+
+// runFile runs a scenario file to completion as `fabricmodel run` does.
+func runFile(t *testing.T, file string) *Results {
+	t.Helper()
+	s, err := LoadScenario(file)
+	require.NoError(t, err)
+	return completeRun(t, s).Results()
+}
+
+// completeScenario parses a scenario from its YAML and runs it to
+// completion.
+func completeScenario(t *testing.T, name, yaml string) *Run {
+	t.Helper()
+	s, err := ParseScenario(name, []byte(yaml))
+	require.NoError(t, err)
+	return completeRun(t, s)
 }
 
 // The experiments of docs/experiments.md give, figure for figure, the

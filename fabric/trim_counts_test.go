@@ -1,12 +1,9 @@
 package fabric
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
 // A trimming fabric trims data alone: every trim the results count is a
@@ -16,17 +13,13 @@ import (
 // them to 64 B as well (20 of the 30,476 trims were control frames) and
 // the NICs acted on what was cut as if it were whole.
 func TestTrimsAreDataHeaders(t *testing.T) {
-	s, err := ParseScenario("s.yaml", []byte(`name: eqds-gbn-trim-small
+	r := completeScenario(t, "s.yaml", `name: eqds-gbn-trim-small
 seed: 1
 topology: {kind: leafspine, leaves: 2, hosts_per_leaf: 8, spines: 2}
 switch: {buffer_bytes: 30000, lb: spray, trimming: true}
 nic: {cc: eqds, stack: uet, paths: fixed, recovery: gbn}
 workload: {kind: alltoall, bytes: 65536}
-`))
-	require.NoError(t, err)
-	r, err := NewRun(s)
-	require.NoError(t, err)
-	require.NoError(t, r.Complete(context.Background(), 10*rtlmodel.Microsecond, 0, nil))
+`)
 	require.Equal(t, len(r.Flows), r.Done())
 	res := r.Results()
 	sum := sumCounters(r.Cluster.Engine, "/rx_trimmed", "/mmu/trimmed_dropped", "/mmu/dropped", "/pulls_sent", "/pulls_received")
