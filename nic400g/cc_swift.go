@@ -132,6 +132,10 @@ func (s *Swift) pacingRTT() rtlmodel.Time {
 	return s.srtt
 }
 
+// pacing reports whether cwnd is under one MSS, so that Swift paces
+// (subPacketPacer).
+func (s *Swift) pacing() bool { return s.cwnd>>SwiftFracBits < uint64(s.p.MSS) }
+
 // PacingDelay returns the gap between paced packets, srtt·MSS/cwnd, or 0
 // when cwnd is at least one MSS (FACTS 2.4).
 func (s *Swift) PacingDelay() rtlmodel.Time {

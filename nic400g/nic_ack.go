@@ -67,6 +67,9 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 			n.countINT(ev.INT)
 		}
 		q.cc.OnAck(now, ev)
+		if q.subPacket != nil && q.nextSend > now && !q.subPacket.pacing() {
+			q.nextSend = now // the window lets a packet go: the pacing gap is over
+		}
 		fb := PathOK
 		if ev.ECE {
 			fb = PathECN
@@ -82,6 +85,7 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 			n.eqdsRetime(q)
 		}
 	}
+	q.stopTimerIfNothingInFlight()
 	n.reconsider(q, now)
 }
 
@@ -123,6 +127,8 @@ func (n *NIC) rxTrimNAK(q *qpState, d *packet.Desc, now rtlmodel.Time) {
 		}
 		if q.eq != nil {
 			n.eqdsRetime(q)
+		} else {
+			q.stopTimerIfNothingInFlight()
 		}
 		break
 	}

@@ -49,6 +49,23 @@ type intReader interface{ readsINT() }
 // would put later each packet.
 type payloadSequencer interface{ onSendPayload(payload uint32) }
 
+// subPacketPacer is a congestion control that paces only while its window
+// is under one packet and is window-limited otherwise, never both (Swift,
+// FACTS 2.4). Once an ACK opens its window to a packet, the gap set at its
+// last paced send no longer holds: htsim's Swift cancels its pacer and
+// sends in window mode at once (S [R19]). HPCC, which paces and limits
+// its window together, is not one.
+type subPacketPacer interface{ pacing() bool }
+
+// setCC gives q its congestion control cc and caches what the NIC asks of
+// cc's kind, so that no type assertion is made per packet.
+func (q *qpState) setCC(cc CongestionControl) {
+	q.cc = cc
+	q.eq, _ = cc.(*EQDSSender)
+	q.paySeq, _ = cc.(payloadSequencer)
+	q.subPacket, _ = cc.(subPacketPacer)
+}
+
 func (d dcqcnCC) Name() string                           { return "dcqcn" }
 func (d dcqcnCC) OnSend(now rtlmodel.Time, bytes uint32) { d.rp.OnBytesSent(now, uint64(bytes)) }
 func (d dcqcnCC) OnAck(rtlmodel.Time, *AckEvent)         {}

@@ -124,6 +124,7 @@ type qpState struct {
 	cc         CongestionControl
 	eq         *EQDSSender      // cc when it is EQDS, else nil
 	paySeq     payloadSequencer // cc when it numbers its sends in payload bytes (HPCC, TIMELY), else nil
+	subPacket  subPacketPacer   // cc when it paces only with its window under one packet (Swift), else nil
 	paths      PathSelector
 	inRing     bool
 	timerAt    rtlmodel.Time

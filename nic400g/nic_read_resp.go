@@ -14,9 +14,7 @@ func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 	n.st.rxReadReqs.Inc()
 	q := n.responder(d)
 	if q.cc == nil {
-		q.cc = n.newCC()
-		q.eq, _ = q.cc.(*EQDSSender)
-		q.paySeq, _ = q.cc.(payloadSequencer)
+		q.setCC(n.newCC())
 	}
 	if q.paths == nil {
 		q.paths = n.newPaths(q.id)

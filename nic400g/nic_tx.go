@@ -64,9 +64,7 @@ func (n *NIC) post(wr WorkRequest, now rtlmodel.Time) {
 	}
 	q.peer, q.peerQP = wr.Dst, wr.DestQP
 	if q.cc == nil {
-		q.cc = n.newCC()
-		q.eq, _ = q.cc.(*EQDSSender)
-		q.paySeq, _ = q.cc.(payloadSequencer)
+		q.setCC(n.newCC())
 	}
 	if q.paths == nil {
 		q.paths = n.newPaths(wr.QP)
@@ -441,6 +439,7 @@ func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
 		n.resendLost(q, n.cfg.ReorderTolerance)
 	}
 	q.rtoAt = now + n.cfg.RTO
+	q.stopTimerIfNothingInFlight()
 }
 
 // resendLost marks for resending up to limit of the oldest packets sent
