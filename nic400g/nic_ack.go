@@ -19,7 +19,7 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 	}
 	cum := PSN(d.Meta.PSN)
 	q.cumAck = cum
-	var acked uint64
+	var acked, notInFlight uint64
 	k := 0
 	for k < len(q.unacked) && PSNCompare(PSN(q.unacked[k].psn), cum) < 0 {
 		p := &q.unacked[k]
@@ -28,6 +28,9 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		}
 		if p.pending {
 			q.retxQ--
+			if !p.sacked {
+				notInFlight += uint64(p.payload) // left inflight when it was queued (markPending)
+			}
 		}
 		k++
 	}
@@ -36,9 +39,11 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 	}
 	flags := d.Meta.Flags
 	if flags&(flagAck|flagSACK) == flagAck|flagSACK {
-		acked += n.applySACK(q, cum, d.Tail().SACK)
+		sacked, queued := n.applySACK(q, cum, d.Tail().SACK)
+		acked += sacked
+		notInFlight += queued
 	}
-	q.inflight -= min(q.inflight, acked)
+	q.inflight -= min(q.inflight, acked-notInFlight)
 	if k > 0 || acked > 0 {
 		q.progressed()
 	}
@@ -122,8 +127,7 @@ func (n *NIC) rxTrimNAK(q *qpState, d *packet.Desc, now rtlmodel.Time) {
 		if n.cfg.Recovery == GoBackN && q.eq == nil {
 			n.rewind(q, i)
 		} else if !p.pending && !p.sacked {
-			p.pending = true
-			q.retxQ++
+			q.markPending(p)
 		}
 		if q.eq != nil {
 			n.eqdsRetime(q)
@@ -136,10 +140,11 @@ func (n *NIC) rxTrimNAK(q *qpState, d *packet.Desc, now rtlmodel.Time) {
 }
 
 // applySACK marks packets the bitmap reports and, for selective repeat,
-// queues holes that Config.ReorderTolerance later packets have overtaken. It returns the
-// payload bytes newly known to have arrived.
-func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) uint64 {
-	var bytes uint64
+// queues holes that Config.ReorderTolerance later packets have overtaken.
+// It returns the payload bytes newly known to have arrived, and of them
+// those of packets queued for resending, which had left inflight already
+// (markPending).
+func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) (bytes, queued uint64) {
 	highest := -1
 	for i := range q.unacked {
 		p := &q.unacked[i]
@@ -154,13 +159,14 @@ func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) uint64 {
 				if p.pending {
 					p.pending = false
 					q.retxQ--
+					queued += uint64(p.payload)
 				}
 			}
 			highest = i
 		}
 	}
 	if n.cfg.Recovery != SelectiveRepeat || highest < 0 {
-		return bytes
+		return bytes, queued
 	}
 	// A hole is lost when enough packets sent after it (after its last
 	// retransmission) have arrived: counting only those keeps a hole whose
@@ -177,12 +183,11 @@ func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) uint64 {
 			}
 		}
 		if later >= n.cfg.ReorderTolerance {
-			p.pending = true
-			q.retxQ++
+			q.markPending(p)
 			n.st.sackRetx.Inc()
 		}
 	}
-	return bytes
+	return bytes, queued
 }
 
 // completeAcked completes, in order, the messages all of whose packets

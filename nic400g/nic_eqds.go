@@ -221,7 +221,6 @@ func (n *NIC) eqdsResendHole(q *qpState, sent rtlmodel.Time) {
 	if p.pending || p.sacked || p.sentAt > sent {
 		return
 	}
-	p.pending = true
-	q.retxQ++
+	q.markPending(p)
 	q.eq.OnRewind(n.h.Now(), uint64(p.payload))
 }

@@ -54,6 +54,13 @@ func (m *trimmer) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 // trimmedBackToBack connects two NICs over one cable with a trimmer on
 // the way from a to b.
 func trimmedBackToBack(t testing.TB, ca, cb Config, act func(d *packet.Desc, now rtlmodel.Time) wireAct) (*rtlmodel.Engine, *NIC, *NIC, *trimmer) {
+	return trimmedCable(t, ca, cb, 1, act)
+}
+
+// trimmedCable is trimmedBackToBack with each of the cable's three hops
+// (a to the trimmer, the trimmer to b, b to a) taking latency cycles of
+// the clock that sends on it.
+func trimmedCable(t testing.TB, ca, cb Config, latency uint64, act func(d *packet.Desc, now rtlmodel.Time) wireAct) (*rtlmodel.Engine, *NIC, *NIC, *trimmer) {
 	e := rtlmodel.NewEngine(rtlmodel.Options{Seed: 1, WatchdogCycles: 10_000_000})
 	pool := &packet.DescPool{}
 	a, err := New(e, "nicA", ca, pool)
@@ -65,7 +72,7 @@ func trimmedBackToBack(t testing.TB, ca, cb Config, act func(d *packet.Desc, now
 	m := &trimmer{act: act}
 	h, err := e.Add(dom, "wire/trimmer", m)
 	require.NoError(t, err)
-	cfg := rtlmodel.LinkConfig{Latency: 1, Width: 1}
+	cfg := rtlmodel.LinkConfig{Latency: latency, Width: 1}
 	m.in, err = rtlmodel.NewLink[serdes.RxFrame[*packet.Desc]]("wire/a>trimmer", a.Phy().Handle(), h, cfg)
 	require.NoError(t, err)
 	m.out, err = rtlmodel.NewLink[serdes.RxFrame[*packet.Desc]]("wire/trimmer>b", h, b.Handle(), cfg)

@@ -107,6 +107,10 @@ func (n *NIC) sendable(q *qpState, now rtlmodel.Time) (rtlmodel.Time, bool) {
 		return q.nextSend, false
 	}
 	switch kind {
+	case txRetx:
+		if w := q.cc.Window(); q.eq == nil && w != 0 && q.inflight+uint64(n.cfg.MTU) > w && q.inflight > 0 {
+			return rtlmodel.Forever, false // until an ACK opens the window (markPending)
+		}
 	case txReissue:
 		return now, true
 	case txResp:
@@ -287,6 +291,9 @@ func (n *NIC) sendOne(q *qpState, now rtlmodel.Time) {
 				trimmed := p.trimmed
 				p.pending, p.trimmed = false, false
 				q.retxQ--
+				if !p.sacked {
+					q.inflight += uint64(p.payload) // back in the network (markPending)
+				}
 				p.retx++
 				p.sentAt = now
 				n.st.retransmits.Inc()
@@ -457,8 +464,7 @@ func (n *NIC) resendLost(q *qpState, limit int) {
 			left = true
 			break
 		}
-		p.pending = true
-		q.retxQ++
+		q.markPending(p)
 		k++
 	}
 	if !left {
@@ -475,8 +481,7 @@ func (n *NIC) rewind(q *qpState, i int) {
 	var bytes uint64
 	for ; i < len(q.unacked); i++ {
 		if p := &q.unacked[i]; !p.pending {
-			p.pending = true
-			q.retxQ++
+			q.markPending(p)
 			if !p.sacked && !p.trimmed { // a trim's NACK took its bytes out already
 				bytes += uint64(p.payload)
 			}
