@@ -52,8 +52,10 @@ type EQDSSenderCounts struct {
 	// Sent is all bytes sent, Retransmitted the part that were
 	// retransmissions, Acked the bytes ACKed.
 	Sent, Retransmitted, Acked uint64
-	// Trimmed is the bytes NACKed as trimmed; Trims and Timeouts count
-	// the events.
+	// Trimmed is the bytes NACKed for a pull: trimmed by a switch, or, to
+	// a go-back-N receiver, dropped out of order (the NIC's counters
+	// trim_nack_received and nak_received tell the two apart); Trims and
+	// Timeouts count the events.
 	Trimmed, Trims, Timeouts uint64
 	// Presumed is the credit owed that the sender took as granted when no
 	// pull came for a whole timeout (pulls lost); PullTimeouts counts
@@ -260,7 +262,8 @@ func (s *EQDSSender) restart(now rtlmodel.Time) {
 	s.rtoAt = now + s.RTO()
 }
 
-// OnNACK processes the NACK of a trimmed packet of bytes payload: they
+// OnNACK processes the NACK of a packet of bytes payload that the
+// receiver pulls for, trimmed or (go-back-N) dropped out of order: they
 // leave the flight and wait for retransmission against the credit the
 // receiver will pull with; speculation ends.
 func (s *EQDSSender) OnNACK(now rtlmodel.Time, bytes uint32) {
