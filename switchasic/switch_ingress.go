@@ -219,11 +219,13 @@ func (ip *ingressPipe) accept(port int, f serdes.RxFrame[*packet.Desc]) {
 		ip.route(p, &rf)
 		return
 	}
+	if isUET(p.Header()) {
+		// before the RoCEv2 decode, which a UET frame fails on its UDP
+		// port, and whose error it would allocate per frame
+		ip.forwardIPUDP(p, false)
+		return
+	}
 	if err := ip.scratch.frame.DecodeHeaders(p.Header(), int(p.FrameBytes)); err != nil {
-		if isUET(p.Header()) {
-			ip.forwardIPUDP(p, false)
-			return
-		}
 		ip.malformed.Inc()
 		sw.pool.Put(p)
 		return
