@@ -26,10 +26,12 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		if !p.sacked {
 			acked += uint64(p.payload)
 		}
-		if p.pending {
-			q.retxQ--
+		if p.lost {
+			if p.pending {
+				q.retxQ--
+			}
 			if !p.sacked {
-				notInFlight += uint64(p.payload) // left inflight when it was queued (markPending)
+				notInFlight += uint64(p.payload) // left inflight when it was lost (markLost)
 			}
 		}
 		k++
@@ -142,8 +144,8 @@ func (n *NIC) rxTrimNAK(q *qpState, d *packet.Desc, now rtlmodel.Time) {
 // applySACK marks packets the bitmap reports and, for selective repeat,
 // queues holes that Config.ReorderTolerance later packets have overtaken.
 // It returns the payload bytes newly known to have arrived, and of them
-// those of packets queued for resending, which had left inflight already
-// (markPending).
+// those of packets taken as lost, which had left inflight already
+// (markLost).
 func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) (bytes, queued uint64) {
 	highest := -1
 	for i := range q.unacked {
@@ -156,10 +158,12 @@ func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) (bytes, queued uint64
 			if !p.sacked {
 				p.sacked = true
 				bytes += uint64(p.payload)
+				if p.lost {
+					queued += uint64(p.payload)
+				}
 				if p.pending {
 					p.pending = false
 					q.retxQ--
-					queued += uint64(p.payload)
 				}
 			}
 			highest = i

@@ -8,20 +8,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// cutOnTrimCC is a window-limited congestion control for tests: a fixed
-// window that a trim cuts to one packet, as NSCC or Swift cut theirs.
-type cutOnTrimCC struct{ w, mtu uint64 }
+// cutOnLossCC is a window-limited congestion control for tests: a fixed
+// window that a loss of kind on cuts to one packet, as NSCC or Swift cut
+// theirs.
+type cutOnLossCC struct {
+	w, mtu uint64
+	on     LossKind
+}
 
-func (c *cutOnTrimCC) Name() string                   { return "cut-on-trim" }
-func (c *cutOnTrimCC) OnSend(rtlmodel.Time, uint32)   {}
-func (c *cutOnTrimCC) OnAck(rtlmodel.Time, *AckEvent) {}
-func (c *cutOnTrimCC) OnCNP(rtlmodel.Time)            {}
-func (c *cutOnTrimCC) Advance(rtlmodel.Time)          {}
-func (c *cutOnTrimCC) NextEvent() rtlmodel.Time       { return rtlmodel.Forever }
-func (c *cutOnTrimCC) Rate() Kbps                     { return 0 }
-func (c *cutOnTrimCC) Window() uint64                 { return c.w }
-func (c *cutOnTrimCC) OnLoss(_ rtlmodel.Time, k LossKind) {
-	if k == LossTrimmed {
+func (c *cutOnLossCC) Name() string                   { return "cut-on-loss" }
+func (c *cutOnLossCC) OnSend(rtlmodel.Time, uint32)   {}
+func (c *cutOnLossCC) OnAck(rtlmodel.Time, *AckEvent) {}
+func (c *cutOnLossCC) OnCNP(rtlmodel.Time)            {}
+func (c *cutOnLossCC) Advance(rtlmodel.Time)          {}
+func (c *cutOnLossCC) NextEvent() rtlmodel.Time       { return rtlmodel.Forever }
+func (c *cutOnLossCC) Rate() Kbps                     { return 0 }
+func (c *cutOnLossCC) Window() uint64                 { return c.w }
+func (c *cutOnLossCC) OnLoss(_ rtlmodel.Time, k LossKind) {
+	if k == c.on {
 		c.w = c.mtu
 	}
 }
@@ -63,7 +67,7 @@ func TestResendWaitsForRoomInTheWindow(t *testing.T) {
 			return wirePass
 		})
 		mtu := uint64(ca.MTU)
-		a.ccf = func() CongestionControl { return &cutOnTrimCC{w: 4 * mtu, mtu: mtu} }
+		a.ccf = func() CongestionControl { return &cutOnLossCC{w: 4 * mtu, mtu: mtu, on: LossTrimmed} }
 		var done []Completion
 		a.OnComplete = func(c Completion) { done = append(done, c) }
 		attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Bytes: 4 * mtu, Posted: 1000}})
@@ -83,4 +87,37 @@ func TestResendWaitsForRoomInTheWindow(t *testing.T) {
 		require.Contains(t, resent, uint32(1))
 		require.Greater(t, resent[1]-resent[0], rtlmodel.Time(rtlmodel.Microsecond), "packet 1 resent beside packet 0, beyond the window")
 	}
+}
+
+// A timeout under selective repeat takes every packet sent before it as
+// lost, out of the window's count: with all eight packets of a message
+// lost on the wire and the timeout cutting the window to one packet, the
+// oldest goes at once and the rest follow as ACKs return. Were the
+// packets not yet released for resending still counted in flight, the
+// window would hold every resend, the timeouts would run on, and the QP
+// would fail with its retries run out.
+func TestTimeoutTakesEverythingSentBeforeItOutOfTheWindow(t *testing.T) {
+	const rto = 10 * rtlmodel.Microsecond
+	ca, cb := DefaultConfig(1), DefaultConfig(2)
+	ca.RTO, ca.RetryCount = rto, 2
+	require.Equal(t, SelectiveRepeat, ca.Recovery)
+	tries := map[uint32]int{}
+	e, a, _, m := trimmedBackToBack(t, ca, cb, func(d *packet.Desc, _ rtlmodel.Time) wireAct {
+		tries[d.Meta.PSN]++
+		if tries[d.Meta.PSN] == 1 {
+			return wireDrop
+		}
+		return wirePass
+	})
+	mtu := uint64(ca.MTU)
+	a.ccf = func() CongestionControl { return &cutOnLossCC{w: 8 * mtu, mtu: mtu, on: LossTimeout} }
+	var done []Completion
+	a.OnComplete = func(c Completion) { done = append(done, c) }
+	attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Bytes: 8 * mtu, Posted: 1000}})
+	require.NoError(t, e.Run(rtlmodel.Millisecond))
+	require.Equal(t, 8, m.drops)
+	require.Len(t, done, 1)
+	require.Equal(t, StatusOK, done[0].Status)
+	require.Equal(t, uint64(1), counter(t, e, "nicA/timeouts"), "one timeout for the whole loss")
+	require.Equal(t, uint64(8), counter(t, e, "nicA/retransmits"))
 }

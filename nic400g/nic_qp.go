@@ -83,6 +83,7 @@ type sentPkt struct {
 	retx    uint16
 	entropy uint16
 	pending bool   // queued for retransmission
+	lost    bool   // taken as no longer in the network, out of inflight until resent (markLost)
 	trimmed bool   // pending because a switch trimmed it (EQDS: resent against credit)
 	ask     uint32 // EQDS credit request the packet carries (Meta.Credit)
 }

@@ -1,7 +1,8 @@
 package nic400g
 
 // stopTimerIfNothingInFlight stops q's retransmission timer when every
-// packet it awaits an acknowledgement for is queued for resending or
+// packet it awaits an acknowledgement for is taken as lost (queued for
+// resending, or given up at a timeout and released as ACKs return) or
 // selectively acknowledged: no packet is in flight for the timer to time.
 // The first resend starts it again (sendOne), as a stopped timer starts
 // with each transmission (RFC 6298 (5.1)). A sender that paces its
@@ -17,7 +18,7 @@ func (q *qpState) stopTimerIfNothingInFlight() {
 		return
 	}
 	for i := range q.unacked {
-		if p := &q.unacked[i]; !p.pending && !p.sacked {
+		if p := &q.unacked[i]; !p.lost && !p.sacked {
 			return
 		}
 	}

@@ -291,9 +291,10 @@ func (n *NIC) sendOne(q *qpState, now rtlmodel.Time) {
 				trimmed := p.trimmed
 				p.pending, p.trimmed = false, false
 				q.retxQ--
-				if !p.sacked {
-					q.inflight += uint64(p.payload) // back in the network (markPending)
+				if p.lost && !p.sacked {
+					q.inflight += uint64(p.payload) // back in the network (markLost)
 				}
+				p.lost = false
 				p.retx++
 				p.sentAt = now
 				n.st.retransmits.Inc()
@@ -443,6 +444,11 @@ func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
 		// receiver that lost them for want of room, and resending a batch
 		// per timeout would cost one timeout per batch.
 		q.rtoRecover = now
+		for i := range q.unacked {
+			if p := &q.unacked[i]; p.sentAt < now {
+				q.markLost(p) // out of the window's count until resent
+			}
+		}
 		n.resendLost(q, n.cfg.ReorderTolerance)
 	}
 	q.rtoAt = now + n.cfg.RTO
