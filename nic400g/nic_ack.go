@@ -189,6 +189,12 @@ func (n *NIC) applySACK(q *qpState, base PSN, sack uint64) (bytes, queued uint64
 		if later >= n.cfg.ReorderTolerance {
 			q.markPending(p)
 			n.st.sackRetx.Inc()
+			if q.eq != nil {
+				// resent without credit (eqdsMaySend), which puts its
+				// bytes in flight again: out of flight until then, as a
+				// go-back-N rewind takes them
+				q.eq.OnRewind(n.h.Now(), uint64(p.payload))
+			}
 		}
 	}
 	return bytes, queued
