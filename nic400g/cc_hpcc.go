@@ -21,9 +21,13 @@ import (
 //   - The reference window W_c and incStage (reset to 0 on a
 //     multiplicative update, incremented on an additive one) change only
 //     on the first ACK that acknowledges data beyond what had been sent
-//     at the previous reference update, i.e. once per RTT; every other
-//     ACK is a "fast react" that sets W from W_c without moving W_c
-//     (S [R14][R16]).
+//     at the previous reference update, or whose RTT sample is of a packet
+//     that left after it, i.e. once per RTT; every other ACK is a "fast
+//     react" that sets W from W_c without moving W_c (S [R14][R16]).
+//     Without losses the two are the same ACK; with packets lost the
+//     bytes acknowledged stay behind what had been sent until every loss
+//     is resent and acknowledged, and W_c would stay as it was for every
+//     resend (as TIMELY's rate would, cc_timely.go).
 //
 // The first ACK with INT, and any ACK whose hop count differs from the
 // stored records (a new path), only stores the records (S [R14][R83]).
@@ -46,6 +50,7 @@ type HPCC struct {
 	started bool
 
 	sent, acked, lastUpdate uint64 // payload sequence: sent, acknowledged, snd_nxt at the last reference update
+	lastUpdateAt            rtlmodel.Time
 
 	acks, updates, fastReacts uint64
 }
@@ -136,7 +141,7 @@ func (h *HPCC) rateOf(w uint64) Kbps {
 }
 
 // OnAck processes one acknowledgement (see the type comment; FACTS 2.2).
-func (h *HPCC) OnAck(_ rtlmodel.Time, ev *AckEvent) {
+func (h *HPCC) OnAck(now rtlmodel.Time, ev *AckEvent) {
 	h.acked += ev.AckedBytes
 	in := ev.INT
 	if in == nil || in.NHop > packet.INTMaxHops {
@@ -147,11 +152,11 @@ func (h *HPCC) OnAck(_ rtlmodel.Time, ev *AckEvent) {
 		h.hops, h.nhop = in.Hops, in.NHop
 		if !h.started {
 			h.started = true
-			h.lastUpdate = h.sent
+			h.lastUpdate, h.lastUpdateAt = h.sent, now
 		}
 		return
 	}
-	full := h.acked > h.lastUpdate
+	full := h.acked > h.lastUpdate || (ev.RTT != 0 && ev.RTT <= now && now-ev.RTT > h.lastUpdateAt)
 	var umax uint32
 	var tau uint64
 	got := false
@@ -168,7 +173,7 @@ func (h *HPCC) OnAck(_ rtlmodel.Time, ev *AckEvent) {
 		h.computeWind(full)
 	}
 	if full {
-		h.lastUpdate = max(h.lastUpdate, h.sent)
+		h.lastUpdate, h.lastUpdateAt = max(h.lastUpdate, h.sent), now
 	}
 }
 

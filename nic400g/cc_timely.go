@@ -6,8 +6,14 @@ import "github.com/fabricmodel/fabricmodel/rtlmodel"
 // [R14][R68]): a rate in kb/s driven by RTT samples and their gradient.
 // As the artifact does [R14], it updates once per RTT: on the first ACK
 // with an RTT sample that acknowledges data beyond what had been sent at
-// the previous update. The first such ACK only records the RTT. Each
-// update, in fixed point (TimelyFracBits):
+// the previous update, or whose RTT sample is of a packet that left
+// after it. The first such ACK only records the RTT. Without losses the
+// two are the same ACK. With packets lost, the bytes acknowledged stay
+// behind what had been sent until every loss is resent and acknowledged
+// (at a flow's tail no ACK can pass it at all), and counted by sequence
+// alone the rate would stay where the last update left it, as low as
+// MinRate, for every resend. Each update, in fixed point
+// (TimelyFracBits):
 //
 //	d        = rtt − lastRTT                                     (ps, signed)
 //	rttDiff ← ⌊((2^16 − α)·rttDiff + α·d) / 2^16⌋                (ps, floor)
@@ -33,6 +39,7 @@ type Timely struct {
 	incStage uint32
 
 	sent, acked, lastUpdate uint64
+	lastUpdateAt            rtlmodel.Time
 	started                 bool
 
 	increases, decreases uint64
@@ -99,18 +106,18 @@ func (c *Timely) IncStage() uint32 { return c.incStage }
 func (c *Timely) Counts() (increases, decreases uint64) { return c.increases, c.decreases }
 
 // OnAck processes one acknowledgement (see the type comment; FACTS 2.3).
-func (c *Timely) OnAck(_ rtlmodel.Time, ev *AckEvent) {
+func (c *Timely) OnAck(now rtlmodel.Time, ev *AckEvent) {
 	c.acked += ev.AckedBytes
 	rtt := ev.RTT
 	if rtt == 0 {
 		return
 	}
 	if !c.started {
-		c.started, c.lastUpdate, c.lastRTT = true, c.sent, rtt
+		c.started, c.lastUpdate, c.lastRTT, c.lastUpdateAt = true, c.sent, rtt, now
 		return
 	}
-	if c.acked <= c.lastUpdate {
-		return
+	if c.acked <= c.lastUpdate && (rtt > now || now-rtt <= c.lastUpdateAt) {
+		return // not a full RTT since the last update, by sequence or by the packet's departure
 	}
 	p := c.p
 	d := int64(rtt) - int64(c.lastRTT)
@@ -129,7 +136,7 @@ func (c *Timely) OnAck(_ rtlmodel.Time, ev *AckEvent) {
 		c.decrease(TimelyOne - min(m, TimelyOne))
 	}
 	c.lastUpdate = max(c.lastUpdate, c.sent)
-	c.lastRTT = rtt
+	c.lastRTT, c.lastUpdateAt = rtt, now
 }
 
 func (c *Timely) increase() {

@@ -186,3 +186,33 @@ func TestTimelyAllocatesNothing(t *testing.T) {
 		c.OnAck(0, &ev)
 	}))
 }
+
+// With packets lost, the bytes acknowledged stay behind what had been sent
+// at the last update until every loss is resent and acknowledged, so an
+// update counted by sequence alone waits for all of them. The ACK of a
+// packet that left after the last update is a full RTT too: here 100
+// packets went out, the first ACK came, and each later ACK is of a resend
+// that left after the update before it, 5 us before it came back, while
+// the bytes acknowledged stay far behind the 400 KB sent. Each is an
+// update (below T_low: an increase); an ACK of a packet that left before
+// the last update is not.
+func TestTimelyUpdatesOnResendsBehindALoss(t *testing.T) {
+	p := DefaultTimelyParams(400e9)
+	c, err := NewTimely(&p)
+	require.NoError(t, err)
+	c.onSendPayload(100 * 4096)
+	now := 10 * us
+	c.OnAck(now, &AckEvent{AckedBytes: 4096, RTT: 5 * us}) // the first: records the RTT
+	for i := 1; i <= 10; i++ {
+		now += 10 * us
+		c.OnAck(now, &AckEvent{AckedBytes: 4096, RTT: 5 * us}) // left at now − 5 us, after the last update
+		inc, dec := c.Counts()
+		require.Equal(t, uint64(i), inc, "ACK %d of a resend that left after the last update", i)
+		require.Zero(t, dec)
+	}
+	rate := c.Rate()
+	c.OnAck(now+2*us, &AckEvent{AckedBytes: 4096, RTT: 5 * us}) // left 3 us before the last update
+	inc, _ := c.Counts()
+	require.Equal(t, uint64(10), inc, "a packet that left before the last update")
+	require.Equal(t, rate, c.Rate())
+}
