@@ -34,10 +34,7 @@ func TestEQDSSACKHoleResendLeavesNothingInFlight(t *testing.T) {
 	require.NoError(t, err)
 	var s *EQDSSender
 	a.ccf = func() CongestionControl { s = NewEQDSSender(&p); return s }
-	var done []Completion
-	a.OnComplete = func(c Completion) { done = append(done, c) }
-	attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Bytes: 64 << 10, Posted: 1000}})
-	require.NoError(t, e.Run(rtlmodel.Millisecond))
+	done := sendOneMessage(t, e, a, 64<<10)
 	require.Equal(t, 1, m.drops)
 	require.Len(t, done, 1)
 	require.Equal(t, StatusOK, done[0].Status)

@@ -66,3 +66,15 @@ func backToBack(t testing.TB, ca, cb Config) (*rtlmodel.Engine, *NIC, *NIC) {
 	require.NoError(t, b.ConnectWire(ba, ab))
 	return e, a, b
 }
+
+// sendOneMessage posts one RDMA WRITE of bytes from a's QP 3 to QP 5 of
+// the NIC with ID 2, runs the engine for a millisecond and returns a's
+// completions.
+func sendOneMessage(t testing.TB, e *rtlmodel.Engine, a *NIC, bytes uint64) []Completion {
+	t.Helper()
+	var done []Completion
+	a.OnComplete = func(c Completion) { done = append(done, c) }
+	attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Bytes: bytes, Posted: 1000}})
+	require.NoError(t, e.Run(rtlmodel.Millisecond))
+	return done
+}

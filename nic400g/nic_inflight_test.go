@@ -68,10 +68,7 @@ func TestResendWaitsForRoomInTheWindow(t *testing.T) {
 		})
 		mtu := uint64(ca.MTU)
 		a.ccf = func() CongestionControl { return &cutOnLossCC{w: 4 * mtu, mtu: mtu, on: LossTrimmed} }
-		var done []Completion
-		a.OnComplete = func(c Completion) { done = append(done, c) }
-		attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Bytes: 4 * mtu, Posted: 1000}})
-		require.NoError(t, e.Run(rtlmodel.Millisecond))
+		done := sendOneMessage(t, e, a, 4*mtu)
 		require.Len(t, done, 1, "recovery %v", recovery)
 		require.Equal(t, StatusOK, done[0].Status, "recovery %v", recovery)
 		require.Equal(t, 1, m.trims, "recovery %v", recovery)
@@ -111,10 +108,7 @@ func TestTimeoutTakesEverythingSentBeforeItOutOfTheWindow(t *testing.T) {
 	})
 	mtu := uint64(ca.MTU)
 	a.ccf = func() CongestionControl { return &cutOnLossCC{w: 8 * mtu, mtu: mtu, on: LossTimeout} }
-	var done []Completion
-	a.OnComplete = func(c Completion) { done = append(done, c) }
-	attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Bytes: 8 * mtu, Posted: 1000}})
-	require.NoError(t, e.Run(rtlmodel.Millisecond))
+	done := sendOneMessage(t, e, a, 8*mtu)
 	require.Equal(t, 8, m.drops)
 	require.Len(t, done, 1)
 	require.Equal(t, StatusOK, done[0].Status)
