@@ -65,7 +65,13 @@ func TestHeapPacerCollectsNothingUntilTheRunAllocatesAModel(t *testing.T) {
 	require.Greater(t, numGC(), before, "eight models' worth of garbage is collected")
 	_ = sink
 	h := readHeap()
-	require.LessOrEqual(t, h.mapped(), p.limitNow()+16<<20, "the heap stays near the limit")
+	// The memory limit is soft: the collector runs beside the goroutine
+	// that allocates, and on a loaded machine the heap passes the limit
+	// until it catches up. Beside four packages' tests on two cores it
+	// went up to 24.6 MB past a 248 MB limit (80 runs), where 16 MB was
+	// allowed; with the collector off and no limit, all 512 MB of this
+	// garbage would stay mapped.
+	require.LessOrEqual(t, h.mapped(), p.limitNow()+p.limitNow()/4, "the heap stays near the limit")
 	runtime.KeepAlive(model)
 
 	p.stop()
