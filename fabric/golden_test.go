@@ -58,7 +58,7 @@ func TestExperimentResultsArePinned(t *testing.T) {
 		{"exp1_permutation_dlb", "9fe23d672719eaade74d9fa9b958467e3e65dfa5fa0516b01a3809591f43a912"},
 		{"exp1_permutation_ecmp", "106d29a4a34d3c5b8a6c772352200f20e98cfaf9a9faf7b4a61014eed3ca51aa"},
 		{"exp1_permutation_spray", "ce40268ceca117c39ff95856f4ebf3b8d0b01a594dfdc01844eeef721c5b8ac6"},
-		{"exp2_incast_dcqcn", "45d3129df8d53b65c35510abc3d8c09083e4c655b07ba00ea1f2e06ef3a2b50e"},
+		{"exp2_incast_dcqcn", "28d41636a9c71f230a9bfd8c3c144ae63dc2aeaa1a0fbef8d9e6de431d6d092c"},
 		{"exp2_incast_eqds", "c8b8ca3391e3b8f249106728820cf4ab86d001e1be21f94db04af1e2c1ded749"},
 		{"exp3_lossless_pfc_dcqcn", "daa5296076aec70d3d5740150bd318d760c30be9bb0f90a8ca72e5728ea2f9b8"},
 		{"exp3_lossy_trimming", "83b080cbfd0c93bc32f8f8d30af70981aec76d0de487f8b2ae37b06018f805fb"},

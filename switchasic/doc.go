@@ -9,7 +9,8 @@
 // are one ingress pipe per pipe (packets-per-cycle limit at the pipe clock;
 // FCS check, parser on the real header bytes with the payload elided,
 // forwarding lookup, load balancing), one traffic manager (shared buffer
-// admission, WRED/ECN marks written into the header, PFC frames sent and
+// admission, WRED/ECN marks written into the header, PFC frames sent,
+// refreshed at half their pause while the ingress stays above XON, and
 // obeyed, trimming into a strict high class, HPCC INT hop records, SP over
 // DWRR per egress port with optional shapers, DLB port quality feed) and a
 // serdes.PhyLink per egress port, which cuts through when the egress is not

@@ -78,7 +78,7 @@ func (sw *Switch) buildMMU(n int) error {
 	st := sw.e.Stats()
 	p := sw.path + "/mmu"
 	m := &mmu{sw: sw, tm: sw.tm, trim: sw.tm.Config().Trim, q: make([][8]pktQueue, n), pausedUntil: make([][8]rtlmodel.Time, n), pauseEnd: make([]rtlmodel.Time, n),
-		pfcPending: make([]uint8, n), occupied: make([]uint8, n), rxOf: make([]uint32, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64), parked: make([]uint64, (n+63)/64), held: make([]uint64, (n+63)/64)}
+		pfcPending: make([]uint8, n), xoffRefresh: make([]rtlmodel.Time, n), nextRefresh: rtlmodel.Forever, occupied: make([]uint8, n), rxOf: make([]uint32, n), pfcXon: make([]uint8, n), txBytes: make([]uint64, n), work: make([]uint64, (n+63)/64), parked: make([]uint64, (n+63)/64), held: make([]uint64, (n+63)/64)}
 	st.Own(&m.enq, p+"/enqueued", "packets", "packets admitted")
 	st.Own(&m.deq, p+"/dequeued", "packets", "packets sent to egress")
 	st.Own(&m.trims, p+"/trimmed", "packets", "packets trimmed to their headers")

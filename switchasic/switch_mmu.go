@@ -45,6 +45,11 @@ type mmu struct {
 	pfcPending []uint8  // bit c: XOFF for class c pending
 	pfcXon     []uint8  // bit c: XON pending
 	work       []uint64 // bit p: port p has queued packets or PFC frames
+	// xoffRefresh is, per ingress port, when the pause its last XOFF
+	// asked for is half over (0: none to refresh); nextRefresh the
+	// earliest of them (refreshXoff)
+	xoffRefresh []rtlmodel.Time
+	nextRefresh rtlmodel.Time
 	// parked    bit p: port p waits for credits from its PHY; a credit
 	// return (watch) or new work for the port unparks it
 	parked []uint64
@@ -160,6 +165,9 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 	if m.dlb {
 		m.sampleDLB(now)
 	}
+	if now >= m.nextRefresh {
+		m.refreshXoff(now)
+	}
 	pipesMore := len(m.hosted) > 0 && m.stepPipes(now)
 	// only the pipes that delivered, in pipe order (every delivery wakes
 	// the MMU, so all of them are of this edge)
@@ -223,6 +231,9 @@ func (m *mmu) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 		// the buffer released) is served at the next edge, as is a hosted
 		// pipe's frame left over
 		return edge.Next()
+	}
+	if m.nextRefresh < next {
+		next = m.nextRefresh
 	}
 	if m.dlb && m.nextSample < next && !m.dlbSettled() {
 		next = m.nextSample
@@ -308,6 +319,11 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 		if !out.CanSendBytes(pfcFrameBytes) {
 			m.park(port)
 			return false
+		}
+		if m.pfcPending[port] != 0 {
+			at := now + m.sw.pauseTime(port, 0xFFFF)/2
+			m.xoffRefresh[port] = at
+			m.nextRefresh = min(m.nextRefresh, at)
 		}
 		out.Send(m.sw.pfcFrame(m.pfcPending[port], m.pfcXon[port]))
 		m.pfcSent.Inc()
@@ -530,4 +546,37 @@ func (m *mmu) dlbSettled() bool {
 		}
 	}
 	return true
+}
+
+// refreshXoff sends XOFF again to each ingress port whose last XOFF's
+// pause is half over while its lossless classes are still paused: a
+// pause lasts only the quanta its frame gives (65,535, 83.9 us at 400G),
+// and a sender whose pause ran out while the buffer still held its
+// classes above XON would fill their headroom and overflow it (IEEE
+// 802.1Qbb: the PFC sender refreshes the pause while the condition
+// holds). An ingress port no longer paused is left alone; its XON went
+// when it fell below the threshold.
+func (m *mmu) refreshXoff(now rtlmodel.Time) {
+	next := rtlmodel.Forever
+	for port, at := range m.xoffRefresh {
+		if at == 0 {
+			continue
+		}
+		if at > now {
+			next = min(next, at)
+			continue
+		}
+		m.xoffRefresh[port] = 0
+		var classes uint8
+		for c := 0; c < m.tm.nClasses; c++ {
+			if m.tm.Lossless(c) && m.tm.Paused(port, c) {
+				classes |= 1 << uint(c)
+			}
+		}
+		if classes != 0 {
+			m.pfcPending[port] |= classes
+			m.markWork(port)
+		}
+	}
+	m.nextRefresh = next
 }
