@@ -61,12 +61,7 @@ func trimmedBackToBack(t testing.TB, ca, cb Config, act func(d *packet.Desc, now
 // (a to the trimmer, the trimmer to b, b to a) taking latency cycles of
 // the clock that sends on it.
 func trimmedCable(t testing.TB, ca, cb Config, latency uint64, act func(d *packet.Desc, now rtlmodel.Time) wireAct) (*rtlmodel.Engine, *NIC, *NIC, *trimmer) {
-	e := rtlmodel.NewEngine(rtlmodel.Options{Seed: 1, WatchdogCycles: 10_000_000})
-	pool := &packet.DescPool{}
-	a, err := New(e, "nicA", ca, pool)
-	require.NoError(t, err)
-	b, err := New(e, "nicB", cb, pool)
-	require.NoError(t, err)
+	e, a, b := twoNICs(t, ca, cb)
 	dom, err := e.AddDomain("wire", 1000, 0)
 	require.NoError(t, err)
 	m := &trimmer{act: act}

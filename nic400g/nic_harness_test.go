@@ -50,14 +50,21 @@ func attachDriver(t testing.TB, e *rtlmodel.Engine, n *NIC, wrs []WorkRequest) *
 	return d
 }
 
-// backToBack connects two NICs over one cable.
-func backToBack(t testing.TB, ca, cb Config) (*rtlmodel.Engine, *NIC, *NIC) {
+// twoNICs builds an engine with two NICs, nicA and nicB, sharing a
+// descriptor pool, not yet wired.
+func twoNICs(t testing.TB, ca, cb Config) (*rtlmodel.Engine, *NIC, *NIC) {
 	e := rtlmodel.NewEngine(rtlmodel.Options{Seed: 1, WatchdogCycles: 10_000_000})
 	pool := &packet.DescPool{}
 	a, err := New(e, "nicA", ca, pool)
 	require.NoError(t, err)
 	b, err := New(e, "nicB", cb, pool)
 	require.NoError(t, err)
+	return e, a, b
+}
+
+// backToBack connects two NICs over one cable.
+func backToBack(t testing.TB, ca, cb Config) (*rtlmodel.Engine, *NIC, *NIC) {
+	e, a, b := twoNICs(t, ca, cb)
 	ab, err := rtlmodel.NewLink[serdes.RxFrame[*packet.Desc]]("wire/a>b", a.Phy().Handle(), b.Handle(), rtlmodel.LinkConfig{Latency: 1, Width: 1})
 	require.NoError(t, err)
 	ba, err := rtlmodel.NewLink[serdes.RxFrame[*packet.Desc]]("wire/b>a", b.Phy().Handle(), a.Handle(), rtlmodel.LinkConfig{Latency: 1, Width: 1})
