@@ -84,7 +84,7 @@ func (scenarioEvaluator) Metrics() []Metric {
 		{"trims", "", "packets trimmed to their headers"},
 		{"drops", "", "packets dropped, switch_drops + nic_drops"},
 		{"switch_drops", "", "packets the switches dropped (admission, no route, bad FCS, parse error)"},
-		{"nic_drops", "", "packets receiving NICs discarded (bad FCS or ICRC, out of window, out of order, reorder buffer full)"},
+		{"nic_drops", "", "packets receiving NICs discarded (bad FCS or ICRC, out of window, out of order, beyond the reorder buffer)"},
 		{"retransmits", "", "packets retransmitted"},
 		{"duplicates_received", "", "data packets a receiver got a second time (late originals, go-back-N rewinds)"},
 	}

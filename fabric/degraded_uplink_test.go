@@ -36,7 +36,7 @@ func degradedRun(t *testing.T, name string) (res *Results, slowShare float64, re
 // quarter of leaf 0's uplink traffic on the 200G uplink; path-aware
 // spraying moves traffic off it and finishes the permutation sooner when
 // every packet is placed directly (UET); on RoCEv2 framing its
-// reordering overflows the receivers' reorder buffers, which drop
+// reordering reaches past the receivers' reorder buffers, which drop
 // packets, and the retransmission timeouts that recover the flows' tails
 // make the permutation take far longer than on UET.
 func TestPathAwareSprayingAvoidsTheDegradedUplink(t *testing.T) {

@@ -109,7 +109,7 @@ type Results struct {
 	// SwitchDrops + NICDrops. SwitchDrops are the switches' (full
 	// buffer, queue limit, headroom overflow, no route, bad FCS, parse
 	// error); NICDrops the receiving NICs' (bad FCS or ICRC, beyond the
-	// PSN window, out of order under go-back-N, a full reorder buffer).
+	// PSN window, out of order under go-back-N, beyond the reorder buffer).
 	// A lossless fabric drops nothing at its switches, but a go-back-N
 	// receiver still discards what arrives out of order.
 	Drops       uint64 `json:"drops"`

@@ -16,8 +16,9 @@
 // HostSide, and keeps every packet until acknowledged for go-back-N or
 // selective repeat with an RTO and fast retransmission on trim NACKs. Its
 // receive side tracks PSNs in a RecvWindow, places packets that carry
-// their address directly and holds the others in a bounded reorder
-// buffer, completes messages in order, coalesces ACKs with a SACK bitmap,
+// their address directly and holds the others in a reorder buffer whose
+// slots are the PSNs right after the expected one (Config.ReorderPackets),
+// completes messages in order, coalesces ACKs with a SACK bitmap,
 // NAKs sequence errors and sends CNPs through the DCQCN notification
 // point. QP contexts come through the QPCache with a bounded number of
 // reads in flight.

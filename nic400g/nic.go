@@ -33,7 +33,8 @@ type Completion struct {
 // configured stack, and keeps every unacknowledged packet for go-back-N
 // or selective repeat. Its receive side tracks PSNs in a bitmap window,
 // places packets that carry their address directly and holds the others
-// in a bounded reorder buffer, completes messages in order, coalesces
+// in a reorder buffer with a slot for each PSN up to its size past the
+// expected one, completes messages in order, coalesces
 // ACKs with a SACK bitmap, NAKs sequence errors (go-back-N), NACKs trimmed
 // packets at once and sends CNPs with a minimum interval (DCQCN NP).
 type NIC struct {

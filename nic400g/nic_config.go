@@ -83,8 +83,14 @@ type Config struct {
 	// most the field holds (E).
 	RetryCount int
 	// ReorderPackets is the receive reorder buffer per QP for packets that
-	// carry no address (RoCE MIDDLE/LAST); 0 makes the receiver drop them
-	// out of order. Packets with an address are placed directly.
+	// carry no address (RoCE MIDDLE/LAST): a slot for each of the PSNs
+	// after the expected one, as a receive window is (a UET receiver
+	// likewise refuses a PSN out of its window, NACK PSN_OOR_WINDOW:
+	// FACTS 2, NACK codes, S [R21]), so a packet more
+	// than ReorderPackets past the expected PSN is dropped however few
+	// are held, and packets far ahead never take the room of those right
+	// behind a hole; 0 makes the receiver drop them out of order. Packets
+	// with an address are placed directly.
 	ReorderPackets int
 	// ReorderTolerance is how many later packets a SACK must report before
 	// selective repeat takes a hole as lost: 3 like TCP's duplicate ACKs

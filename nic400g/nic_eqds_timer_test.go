@@ -16,18 +16,26 @@ const (
 	wirePass wireAct = iota // forward it
 	wireTrim                // cut it to its 64 B header
 	wireDrop                // lose it
+	wireSwap                // let the next frame pass it
 )
 
 // trimmer stands on the wire from one NIC to another and trims or drops
 // the data frames act picks, as a switch whose queue is full does (a
-// trimmed header keeps its transport fields).
+// trimmed header keeps its transport fields), or holds one back until the
+// next frame has passed it, as a longer path does.
 type trimmer struct {
 	in, out      *rtlmodel.Link[serdes.RxFrame[*packet.Desc]]
 	act          func(d *packet.Desc, now rtlmodel.Time) wireAct
 	trims, drops int
+	swapped      []serdes.RxFrame[*packet.Desc] // held back, oldest first
+	overtaken    int                            // how many of them a later frame has passed
 }
 
 func (m *trimmer) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
+	for m.overtaken > 0 && m.out.CanSend() {
+		m.out.Send(m.swapped[0])
+		m.swapped, m.overtaken = m.swapped[1:], m.overtaken-1
+	}
 	for m.out.CanSend() {
 		f, ok := m.in.Recv()
 		if !ok {
@@ -41,11 +49,15 @@ func (m *trimmer) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			case wireDrop:
 				m.drops++
 				continue
+			case wireSwap:
+				m.swapped = append(m.swapped, f)
+				continue
 			}
 		}
 		m.out.Send(f)
+		m.overtaken = len(m.swapped)
 	}
-	if m.in.Pending() > 0 {
+	if m.in.Pending() > 0 || m.overtaken > 0 {
 		return edge.Next()
 	}
 	return rtlmodel.Never

@@ -153,7 +153,6 @@ type qpState struct {
 
 	// responder side
 	rw          *RecvWindow
-	held        int // out-of-order packets held in the reorder buffer
 	recvMsgs    []recvMsg
 	sinceAck    int
 	ackAt       rtlmodel.Time

@@ -87,7 +87,8 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 				}
 			}
 			return
-		case !hasAddr && q.rw.Held() >= n.cfg.ReorderPackets:
+		case !hasAddr && PSNDiff(psn, exp) > int32(n.cfg.ReorderPackets):
+			// the buffer's slots are the PSNs after exp (Config.ReorderPackets)
 			n.st.reorderDrops.Inc()
 			return
 		}

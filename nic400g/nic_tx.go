@@ -501,7 +501,7 @@ func (n *NIC) rewind(q *qpState, i int) {
 // maybeRelease returns an idle QP's active state to the slab.
 func (n *NIC) maybeRelease(q *qpState) {
 	if q.failed || q.inRing || len(q.msgs) > 0 || len(q.unacked) > 0 || q.sinceAck > 0 || q.timerAt != 0 ||
-		q.ctxReady > n.h.Now() || q.held > 0 || len(q.recvMsgs) > 0 {
+		q.ctxReady > n.h.Now() || len(q.recvMsgs) > 0 {
 		return
 	}
 	if q.rw != nil && q.rw.Held() > 0 {
