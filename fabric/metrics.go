@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 	"github.com/fabricmodel/fabricmodel/serdes"
 	"github.com/fabricmodel/fabricmodel/switchasic"
@@ -58,12 +59,19 @@ type FlowRun struct {
 	Bytes   uint64  `json:"bytes"`
 	Job     int     `json:"job"`
 	StartNS float64 `json:"start_ns"`
+	// Op is send or read for a flow that is not an RDMA WRITE, empty for
+	// a write.
+	Op string `json:"op,omitempty"`
 }
 
 // flowRun is flow i as its result names it.
 func (r *Run) flowRun(i int) FlowRun {
 	f := r.Flows[i]
-	return FlowRun{ID: f.ID, Src: f.Src, Dst: f.Dst, Bytes: f.Bytes, Job: f.Job, StartNS: r.sched.st[i].posted.Nanoseconds()}
+	fr := FlowRun{ID: f.ID, Src: f.Src, Dst: f.Dst, Bytes: f.Bytes, Job: f.Job, StartNS: r.sched.st[i].posted.Nanoseconds()}
+	if f.Op != nic400g.OpWrite {
+		fr.Op = f.Op.String()
+	}
+	return fr
 }
 
 // FlowResult is one completed flow's outcome.

@@ -213,13 +213,13 @@ func (r *Run) wire() error {
 			// by a wake, not a link, at the time its CQE becomes
 			// visible: at least a CQE's least latency after the edge of
 			// its NIC that writes it
-			from := t.hosts[r.Flows[a].Src]
-			if err := e.CoupleWithin(from.h, t.hosts[f.Src].h, from.nic.MinCompletionLatency()); err != nil {
+			from := t.hosts[r.Flows[a].Poster()]
+			if err := e.CoupleWithin(from.h, t.hosts[f.Poster()].h, from.nic.MinCompletionLatency()); err != nil {
 				return err
 			}
 		}
 		if t.st[i].pending == 0 {
-			h := t.hosts[f.Src]
+			h := t.hosts[f.Poster()]
 			h.queue = append(h.queue, i)
 		}
 	}

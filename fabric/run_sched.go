@@ -119,7 +119,7 @@ func (s *hostScheduler) taken(c nic400g.Completion, at rtlmodel.Time) rtlmodel.T
 		return at // the flows waiting for it wait for ever
 	}
 	for j, g := range s.t.after[f] {
-		s.t.hosts[s.t.flows[g].Src].notify(flowEvent{at: at, src: s.id, seq: seq, idx: j + 1, flow: g, visible: c.Visible})
+		s.t.hosts[s.t.flows[g].Poster()].notify(flowEvent{at: at, src: s.id, seq: seq, idx: j + 1, flow: g, visible: c.Visible})
 	}
 	return at
 }
@@ -160,10 +160,10 @@ func (s *hostScheduler) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 			continue
 		}
 		fl := s.t.flows[f]
-		wr := nic400g.WorkRequest{QP: uint32(fl.Dst), Dst: uint32(fl.Dst), DestQP: uint32(fl.Src), Bytes: fl.Bytes, Posted: now}
+		wr := fl.workRequest(now)
 		s.out.SendAt(wr, s.nic.Host().Doorbell(now, false))
 		st.posted, st.started = now, true
-		s.inflight[uint32(fl.Dst)] = append(s.inflight[uint32(fl.Dst)], f)
+		s.inflight[wr.QP] = append(s.inflight[wr.QP], f)
 	}
 	s.queue = s.queue[:k]
 	if next == rtlmodel.Forever {

@@ -42,6 +42,13 @@ func (s *Scenario) flows(topo TopologyConfig) ([]Flow, error) {
 		jobs = append(jobs, f)
 	}
 	flows := Combine(jobs...)
+	op, err := w.op()
+	if err != nil {
+		return nil, keyed("workload.op", fmt.Errorf("workload.op: %w", err))
+	}
+	for i := range flows {
+		flows[i].Op = op
+	}
 	return flows, topo.CheckFlows(flows)
 }
 

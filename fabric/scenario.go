@@ -134,10 +134,24 @@ type ScenarioWorkload struct {
 	Load       float64    `yaml:"load"`
 	SizeCDF    []CDFPoint `yaml:"size_cdf"`
 	DurationUS uint64     `yaml:"duration_us"`
-	// File is a CSV trace (src,dst,bytes,start_ns) for kind csv; a
-	// relative path is read from the scenario file's directory.
+	// File is a CSV trace (src,dst,bytes,start_ns, and op if it likes)
+	// for kind csv; a relative path is read from the scenario file's
+	// directory.
 	File    string `yaml:"file"`
 	StartUS uint64 `yaml:"start_us"`
+	// Op is how every flow of a generated workload moves its data: write
+	// (an RDMA WRITE, the default), send, or read (an RDMA READ that the
+	// flow's destination posts to fetch the data from its source). A
+	// trace names each flow's in its op column.
+	Op string `yaml:"op"`
+}
+
+// op is the operation workload.op names (write when it is empty).
+func (w *ScenarioWorkload) op() (nic400g.Op, error) {
+	if w.Op == "" {
+		return nic400g.OpWrite, nil
+	}
+	return nic400g.ParseOp(w.Op)
 }
 
 //go:embed default_scenario.yaml
@@ -224,6 +238,13 @@ func (s *Scenario) Validate() error {
 	}
 	if s.Workload.Kind != "csv" && s.Workload.Kind != "background" && s.Workload.Bytes == 0 {
 		return keyed("workload.bytes", fmt.Errorf("workload.bytes: a flow needs at least one byte"))
+	}
+	op, err := s.Workload.op()
+	if err != nil {
+		return keyed("workload.op", fmt.Errorf("workload.op: %w", err))
+	}
+	if op == nic400g.OpRead && s.Workload.Bytes > maxReadBytes {
+		return keyed("workload.bytes", fmt.Errorf("workload.bytes %d: a read is at most %d bytes, what the READ request's DMA length (32 bits) names", s.Workload.Bytes, uint64(maxReadBytes)))
 	}
 	if err := s.checkBounds(); err != nil {
 		return err

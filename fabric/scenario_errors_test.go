@@ -53,6 +53,9 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 		{"cut-through", scenarioBase + scenarioWorkload + "switch:\n  cut_through_bytes: 500\n", "cut_through_bytes 500", 11, false},
 		{"buffer", scenarioBase + scenarioWorkload + "switch:\n  lb: spray\n  buffer_bytes: 10\n", "switch.buffer_bytes 10: TMConfig.BufferBytes 10", 12, false},
 		{"csv without file", scenarioBase + "workload:\n  kind: csv\n", "workload.file", 7, false},
+		{"op", scenarioBase + scenarioWorkload + "  op: atomic\n", `workload.op: operation "atomic": one of write, send, read`, 10, false},
+		{"read too long", scenarioBase + "workload:\n  kind: permutation\n  op: read\n  bytes: 4294967296\n",
+			"workload.bytes 4294967296: a read is at most 4294967295 bytes", 10, false},
 		// times, lengths and sizes that would overflow their conversion
 		{"max time", "name: x\nmax_time_us: 18446744073710\n" + scenarioBase[len("name: x\n"):] + scenarioWorkload,
 			"max_time_us 18446744073710: microseconds, at most 10000000 (10 s of simulated time)", 2, false},

@@ -23,7 +23,7 @@ func (s *Scenario) Notes() []string {
 		return nil
 	}
 	var notes []string
-	for _, n := range []error{s.unreachableECN(), s.goBackNWithReordering(), s.singlePathReorderTolerance()} {
+	for _, n := range []error{s.unreachableECN(), s.goBackNWithReordering(), s.readsOverReordering(), s.singlePathReorderTolerance()} {
 		if n != nil {
 			notes = append(notes, s.locate(n).Error())
 		}
@@ -87,6 +87,25 @@ func (s *Scenario) perPacketPaths() string {
 		return "switch.lb " + s.Switch.LB
 	}
 	return ""
+}
+
+// readsOverReordering is a note when the workload's flows are RDMA READs
+// and paths are chosen packet by packet. The requester takes READ
+// responses in PSN order and issues the read again from the first one
+// missing (nic400g), so responses that overtake one another are dropped
+// and fetched again. A 256 KB permutation of reads on 2 leaves of 4 hosts
+// and 2 spines (seed 3, DCQCN, lossless, nic.paths spray) ended at
+// 99.09 us with 1,539 responses dropped and 99 reads re-issued, where
+// its writes ended at 15.25 us.
+func (s *Scenario) readsOverReordering() error {
+	if op, err := s.Workload.op(); err != nil || op != nic400g.OpRead {
+		return nil
+	}
+	if by := s.perPacketPaths(); by != "" {
+		return keyed("workload.op", errors.New("note: a READ requester takes its responses in PSN order and issues the read again from the first one missing, and "+by+
+			" spreads the responses over paths whose delays differ: expect responses dropped at the NICs and reads re-issued (read_reissues)"))
+	}
+	return nil
 }
 
 // goBackNWithReordering is a note when go-back-N receivers meet paths

@@ -147,3 +147,30 @@ func TestNoteOnGoBackNWithTrimming(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, s.Notes())
 }
+
+// Reads over sprayed paths draw a note at workload.op's line, and the run
+// shows what it says: responses dropped and reads re-issued. On one path
+// per flow there is no note and nothing is re-issued.
+func TestNoteOnReadsOverSprayedPaths(t *testing.T) {
+	src := func(paths string) string {
+		return "name: rd\nseed: 3\ntopology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 4}\n" +
+			"switch: {pfc_classes: [0], ecn: {kmin_bytes: 100000, kmax_bytes: 400000, pmax: 0.2}}\n" +
+			"nic: {cc: dcqcn, paths: " + paths + ", reorder_tolerance: 64}\n" +
+			"workload:\n  kind: permutation\n  bytes: 262144\n  op: read\n"
+	}
+	s, err := ParseScenario("rd.yaml", []byte(src("spray")))
+	require.NoError(t, err)
+	notes := s.Notes()
+	require.Len(t, notes, 1)
+	require.Contains(t, notes[0], "rd.yaml:9: note: a READ requester takes its responses in PSN order")
+	r := completeScenario(t, "rd.yaml", src("spray"))
+	require.NotZero(t, sumCounters(r.Cluster.Engine, "/read_reissues")["/read_reissues"])
+	require.NotZero(t, r.Results().NICDrops)
+
+	s, err = ParseScenario("rd.yaml", []byte(src("fixed")))
+	require.NoError(t, err)
+	require.Empty(t, s.Notes())
+	r = completeScenario(t, "rd.yaml", src("fixed"))
+	require.Zero(t, sumCounters(r.Cluster.Engine, "/read_reissues")["/read_reissues"])
+	require.Zero(t, r.Results().NICDrops)
+}

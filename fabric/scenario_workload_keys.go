@@ -12,12 +12,12 @@ import (
 // workloadKeys lists, for each workload kind, the workload keys it reads
 // besides kind; the others would be ignored silently.
 var workloadKeys = map[string][]string{
-	"incast":         {"bytes", "senders", "receiver", "start_us"},
-	"permutation":    {"bytes", "ranks", "start_us"},
-	"alltoall":       {"bytes", "ranks", "start_us"},
-	"ring_allreduce": {"bytes", "ranks", "start_us"},
-	"hd_allreduce":   {"bytes", "ranks", "start_us"},
-	"background":     {"ranks", "load", "size_cdf", "duration_us", "start_us"},
+	"incast":         {"bytes", "senders", "receiver", "start_us", "op"},
+	"permutation":    {"bytes", "ranks", "start_us", "op"},
+	"alltoall":       {"bytes", "ranks", "start_us", "op"},
+	"ring_allreduce": {"bytes", "ranks", "start_us", "op"},
+	"hd_allreduce":   {"bytes", "ranks", "start_us", "op"},
+	"background":     {"ranks", "load", "size_cdf", "duration_us", "start_us", "op"},
 	"csv":            {"file"},
 }
 
@@ -37,8 +37,11 @@ func workloadKeyErrors(root *yaml.Node, kind string) []textError {
 	for i := 0; i+1 < len(w.Content); i += 2 {
 		k := w.Content[i]
 		if k.Value != "kind" && !slices.Contains(keys, k.Value) {
-			errs = append(errs, textError{line: k.Line, msg: fmt.Sprintf("workload.%s: not a key of kind %s, which takes kind, %s",
-				k.Value, kind, strings.Join(keys, ", "))})
+			msg := fmt.Sprintf("workload.%s: not a key of kind %s, which takes kind, %s", k.Value, kind, strings.Join(keys, ", "))
+			if k.Value == "op" && kind == "csv" {
+				msg += "; a trace names each flow's operation in its op column"
+			}
+			errs = append(errs, textError{line: k.Line, msg: msg})
 		}
 	}
 	return errs

@@ -3,23 +3,50 @@ package fabric
 import (
 	"fmt"
 
+	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
-// Flow is one message from endpoint Src to endpoint Dst: Bytes written no
-// earlier than Start and not before every flow listed in After has been
+// Flow is one message from endpoint Src to endpoint Dst: Bytes written,
+// sent or read (Op) no earlier than Start and not before every flow listed in After has been
 // delivered. Generators number flows 0, 1, 2, ... in the order they
 // return them, and After only names flows earlier in that order, so a
 // flow list is a dependency DAG in topological order. Times are
 // rtlmodel picoseconds; endpoints are the ids of TopologyConfig (FACTS 5.3).
 type Flow struct {
+	// ID numbers the flow; its data goes from endpoint Src to endpoint Dst.
 	ID, Src, Dst int
 	Bytes        uint64
 	Start        rtlmodel.Time
+	// Op is how the data moves: an RDMA WRITE or a SEND that Src posts,
+	// or an RDMA READ that Dst posts to fetch it from Src (the zero value
+	// is a WRITE).
+	Op nic400g.Op
 	// After lists the IDs of the flows that must complete first.
 	After []int
 	// Job tells the flows of different workloads apart (Combine sets it).
 	Job int
+}
+
+// Poster is the endpoint whose host posts the flow's work request and
+// sees its completion: Dst for a READ, which fetches the data, Src for
+// the others, which push it.
+func (f Flow) Poster() int {
+	if f.Op == nic400g.OpRead {
+		return f.Dst
+	}
+	return f.Src
+}
+
+// workRequest is the flow's work request as its poster's host writes it,
+// on the QP that faces the other end (a host's QP n talks to endpoint n's
+// QP numbered after the host).
+func (f Flow) workRequest(now rtlmodel.Time) nic400g.WorkRequest {
+	local, peer := f.Src, f.Dst
+	if f.Op == nic400g.OpRead {
+		local, peer = f.Dst, f.Src
+	}
+	return nic400g.WorkRequest{QP: uint32(peer), Dst: uint32(peer), DestQP: uint32(local), Op: f.Op, Bytes: f.Bytes, Posted: now}
 }
 
 // checkHosts rejects a host list that is too short or repeats a host.
@@ -120,9 +147,13 @@ func Combine(jobs ...[]Flow) []Flow {
 	return out
 }
 
+// maxReadBytes is the longest RDMA READ: the RETH's DMA length is 32 bits
+// (FACTS 1.2, RETH row, [R5]).
+const maxReadBytes = 1<<32 - 1
+
 // ValidateFlows checks a flow list against a fabric of endpoints
 // endpoints: flow i has ID i, endpoints in range and distinct, at least
-// one byte, and depends only on earlier flows (so the dependencies have no
+// one byte (a read at most maxReadBytes), a known operation, and depends only on earlier flows (so the dependencies have no
 // cycle). The error names the flow.
 func ValidateFlows(flows []Flow, endpoints int) error {
 	for i, f := range flows {
@@ -135,6 +166,10 @@ func ValidateFlows(flows []Flow, endpoints int) error {
 			return flowErr(i, "fabric: flow %d sends from endpoint %d to itself", i, f.Src)
 		case f.Bytes == 0:
 			return flowErr(i, "fabric: flow %d has no bytes", i)
+		case f.Op > nic400g.OpRead:
+			return flowErr(i, "fabric: flow %d: operation %d is none of write, send, read", i, f.Op)
+		case f.Op == nic400g.OpRead && f.Bytes > maxReadBytes:
+			return flowErr(i, "fabric: flow %d: a read of %d bytes: at most %d, what the READ request's DMA length (32 bits) names", i, f.Bytes, uint64(maxReadBytes))
 		}
 		for _, a := range f.After {
 			if a < 0 || a >= i {

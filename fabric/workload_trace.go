@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
@@ -18,11 +19,17 @@ import (
 // any order.
 var traceColumns = []string{"src", "dst", "bytes", "start_ns"}
 
+// traceOpColumn is the column a flow trace may have besides: the flow's
+// operation, write when it has none.
+const traceOpColumn = "op"
+
 // ReadTraceCSV reads flows from CSV: a header naming the columns src, dst,
-// bytes and start_ns (any order, case and surrounding spaces ignored; no
-// other columns), then one flow per row: source and destination endpoint,
-// message bytes (1 to 64 GiB) and start time in nanoseconds (up to
-// 10 s). A UTF-8 byte order mark before the header is skipped. Lines
+// bytes and start_ns and, if it likes, op (any order, case and
+// surrounding spaces ignored; no other columns), then one flow per row:
+// source and destination endpoint (the data goes from src to dst),
+// message bytes (1 to 64 GiB, a read up to 4 GiB − 1), start time in
+// nanoseconds (up to 10 s) and the operation, write, send or read (an
+// RDMA READ that dst posts; empty or no column: write). A UTF-8 byte order mark before the header is skipped. Lines
 // starting with # are comments. Flows get IDs in row order and no dependencies.
 // Errors name the line (1 is the header). Endpoints are TopologyConfig
 // ids (FACTS 5.3); times become picoseconds.
@@ -53,8 +60,8 @@ func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 	col := map[string]int{}
 	for i, h := range head {
 		name := strings.ToLower(strings.TrimSpace(h))
-		if !slices.Contains(traceColumns, name) {
-			return nil, nil, fmt.Errorf("fabric: trace line %d: unknown column %q (want %s)", line, h, strings.Join(traceColumns, ","))
+		if !slices.Contains(traceColumns, name) && name != traceOpColumn {
+			return nil, nil, fmt.Errorf("fabric: trace line %d: unknown column %q (want %s, and op if you like)", line, h, strings.Join(traceColumns, ","))
 		}
 		if _, dup := col[name]; dup {
 			return nil, nil, fmt.Errorf("fabric: trace line %d: column %q appears twice", line, name)
@@ -83,6 +90,14 @@ func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 			}
 		}
 		src, dst, bytes, ns := v[0], v[1], v[2], v[3]
+		var op nic400g.Op
+		if c, ok := col[traceOpColumn]; ok {
+			if s := strings.ToLower(strings.TrimSpace(rec[c])); s != "" {
+				if op, err = nic400g.ParseOp(s); err != nil {
+					return nil, nil, fmt.Errorf("fabric: trace line %d: %v", line, err)
+				}
+			}
+		}
 		switch {
 		case src > math.MaxInt32 || dst > math.MaxInt32:
 			return nil, nil, fmt.Errorf("fabric: trace line %d: endpoint beyond %d", line, math.MaxInt32)
@@ -92,11 +107,13 @@ func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 			return nil, nil, fmt.Errorf("fabric: trace line %d: bytes must be at least 1", line)
 		case bytes > maxFlowBytes:
 			return nil, nil, fmt.Errorf("fabric: trace line %d: bytes %d: at most %d (64 GiB, 1.4 s of a 400G link)", line, bytes, uint64(maxFlowBytes))
+		case op == nic400g.OpRead && bytes > maxReadBytes:
+			return nil, nil, fmt.Errorf("fabric: trace line %d: a read of %d bytes: at most %d, what the READ request's DMA length (32 bits) names", line, bytes, uint64(maxReadBytes))
 		case ns > maxScenarioUS*1000:
 			return nil, nil, fmt.Errorf("fabric: trace line %d: start_ns %d: at most %d (10 s of simulated time)", line, ns, uint64(maxScenarioUS*1000))
 		}
 		flows = append(flows, Flow{ID: len(flows), Src: int(src), Dst: int(dst), Bytes: bytes,
-			Start: rtlmodel.Time(ns) * rtlmodel.Nanosecond})
+			Start: rtlmodel.Time(ns) * rtlmodel.Nanosecond, Op: op})
 		lines = append(lines, line)
 	}
 }
@@ -112,15 +129,23 @@ func traceErr(err error) error {
 
 // WriteTraceCSV writes flows in the format ReadTraceCSV reads (start
 // times rounded down to the nanosecond; IDs, dependencies and jobs are not
-// part of the format).
+// part of the format), with an op column when a flow is not a write.
 func WriteTraceCSV(w io.Writer, flows []Flow) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(traceColumns); err != nil {
+	ops := slices.ContainsFunc(flows, func(f Flow) bool { return f.Op != nic400g.OpWrite })
+	head := traceColumns
+	if ops {
+		head = append(slices.Clip(head), traceOpColumn)
+	}
+	if err := cw.Write(head); err != nil {
 		return err
 	}
 	for _, f := range flows {
 		rec := []string{strconv.Itoa(f.Src), strconv.Itoa(f.Dst), strconv.FormatUint(f.Bytes, 10),
 			strconv.FormatUint(uint64(f.Start/rtlmodel.Nanosecond), 10)}
+		if ops {
+			rec = append(rec, f.Op.String())
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 	"github.com/stretchr/testify/require"
 )
@@ -22,6 +23,29 @@ func TestReadTraceCSV(t *testing.T) {
 	back, err := ReadTraceCSV(&buf)
 	require.NoError(t, err)
 	require.Equal(t, flows, back)
+}
+
+// The op column names each flow's operation; a row that leaves it empty,
+// like a trace without the column, is a write. Written back, a trace
+// keeps the column only when a flow is not a write.
+func TestReadTraceCSVOperations(t *testing.T) {
+	in := "src,dst,bytes,op,start_ns\n0,1,4096,read,0\n1,2,4096, Send ,0\n2,3,4294967295,,0\n3,0,4294967295,READ,0\n"
+	flows, err := ReadTraceCSV(strings.NewReader(in))
+	require.NoError(t, err)
+	require.Equal(t, []nic400g.Op{nic400g.OpRead, nic400g.OpSend, nic400g.OpWrite, nic400g.OpRead},
+		[]nic400g.Op{flows[0].Op, flows[1].Op, flows[2].Op, flows[3].Op})
+	require.Equal(t, []int{1, 1, 2, 0}, []int{flows[0].Poster(), flows[1].Poster(), flows[2].Poster(), flows[3].Poster()},
+		"a read is posted where its data goes")
+	var buf bytes.Buffer
+	require.NoError(t, WriteTraceCSV(&buf, flows))
+	require.True(t, strings.HasPrefix(buf.String(), "src,dst,bytes,start_ns,op\n0,1,4096,0,read\n"), buf.String())
+	back, err := ReadTraceCSV(&buf)
+	require.NoError(t, err)
+	require.Equal(t, flows, back)
+
+	buf.Reset()
+	require.NoError(t, WriteTraceCSV(&buf, flows[2:3]))
+	require.Equal(t, "src,dst,bytes,start_ns\n2,3,4294967295,0\n", buf.String(), "writes only: no op column")
 }
 
 // A UTF-8 byte order mark before the header, as some editors write one,
@@ -49,6 +73,9 @@ func TestReadTraceCSVErrorsNameTheLine(t *testing.T) {
 		{"src,dst,bytes,start_ns\n1,2,18446744073709551615,4\n", "line 2: bytes 18446744073709551615: at most 68719476736 (64 GiB"},
 		{"\ufeffsrc,dst,bytes,start_ns\n\ufeff1,2,3,4\n", `line 2: src "\ufeff1" is not a whole number`},
 		{"src,dst,bytes,start_ns\n1,2,3,\"4\n", "line 2:"},
+		{"src,dst,bytes,start_ns,op\n1,2,3,4,write\n1,2,3,4,atomic\n", `line 3: operation "atomic": one of write, send, read`},
+		{"src,dst,bytes,start_ns,op\n1,2,4294967296,4,read\n", "line 2: a read of 4294967296 bytes: at most 4294967295"},
+		{"op,src,dst,bytes,start_ns,OP\n", `line 1: column "op" appears twice`},
 	}
 	for _, c := range cases {
 		_, err := ReadTraceCSV(strings.NewReader(c.in))
@@ -63,6 +90,7 @@ func FuzzReadTraceCSV(f *testing.F) {
 	f.Add("start_ns,bytes,dst,src\n# x\n10,4096,7,2\n11,1,2,7\n")
 	f.Add("src,dst,bytes,start_ns\n1,1,1,1\n")
 	f.Add("src,dst\n\"")
+	f.Add("op,src,dst,bytes,start_ns\nread,0,1,2,3\n,1,0,5,6\nsend,2,1,7,8\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		flows, err := ReadTraceCSV(strings.NewReader(in))
 		if err != nil {

@@ -1,6 +1,8 @@
 package nic400g
 
 import (
+	"fmt"
+
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
@@ -21,6 +23,19 @@ const (
 	// MIDDLE/LAST/ONLY packets whose PSNs the request reserved.
 	OpRead
 )
+
+// Ops lists the operations by the names String gives them.
+var Ops = []Op{OpWrite, OpSend, OpRead}
+
+// ParseOp returns the operation String names name: write, send or read.
+func ParseOp(name string) (Op, error) {
+	for _, o := range Ops {
+		if o.String() == name {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf("operation %q: one of write, send, read", name)
+}
 
 // String names the operation.
 func (o Op) String() string {

@@ -317,11 +317,15 @@ func writeFlowsCSV(path string, res *fabric.Results) error {
 		return err
 	}
 	cw := csv.NewWriter(f)
-	_ = cw.Write([]string{"id", "src", "dst", "bytes", "job", "start_ns", "fct_ns"})
+	_ = cw.Write([]string{"id", "src", "dst", "bytes", "job", "start_ns", "fct_ns", "op"})
 	for _, fl := range res.PerFlow {
+		op := fl.Op
+		if op == "" {
+			op = "write"
+		}
 		_ = cw.Write([]string{strconv.Itoa(fl.ID), strconv.Itoa(fl.Src), strconv.Itoa(fl.Dst),
 			strconv.FormatUint(fl.Bytes, 10), strconv.Itoa(fl.Job),
-			strconv.FormatFloat(fl.StartNS, 'f', 3, 64), strconv.FormatFloat(fl.FCTNS, 'f', 3, 64)})
+			strconv.FormatFloat(fl.StartNS, 'f', 3, 64), strconv.FormatFloat(fl.FCTNS, 'f', 3, 64), op})
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {

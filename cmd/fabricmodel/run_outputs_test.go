@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -158,4 +160,38 @@ func TestRunRefusesAnOutputWhereItDrawsAPlot(t *testing.T) {
 	require.NoError(t, os.Mkdir(plots, 0o755))
 	_, err := runCLI(t, "run", "--plots", plots, "--json", filepath.Join(plots, "results.json"))
 	require.ErrorIs(t, err, errRan)
+}
+
+// The per-flow CSV names each flow's operation, and the JSON names it
+// for the flows that are not writes.
+func TestRunFlowOutputsNameTheOperation(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "t.csv")
+	require.NoError(t, os.WriteFile(trace, []byte("src,dst,bytes,start_ns,op\n0,1,4096,0,read\n1,0,4096,0,\n"), 0o644))
+	scenario := filepath.Join(dir, "s.yaml")
+	require.NoError(t, os.WriteFile(scenario, []byte("name: ops\ntopology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 1}\nworkload: {kind: csv, file: t.csv}\n"), 0o644))
+	csvOut, jsonOut := filepath.Join(dir, "r.csv"), filepath.Join(dir, "r.json")
+	_, err := runCLI(t, "run", "--csv", csvOut, "--json", jsonOut, scenario)
+	require.NoError(t, err)
+	rows, err := csv.NewReader(mustOpen(t, csvOut)).ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, []string{"id", "src", "dst", "bytes", "job", "start_ns", "fct_ns", "op"}, rows[0])
+	require.Equal(t, "read", rows[1][7])
+	require.Equal(t, "write", rows[2][7])
+	var res struct {
+		PerFlow []map[string]any `json:"per_flow"`
+	}
+	data, err := os.ReadFile(jsonOut)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &res))
+	require.Equal(t, "read", res.PerFlow[0]["op"])
+	require.NotContains(t, res.PerFlow[1], "op")
+}
+
+func mustOpen(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	return f
 }
