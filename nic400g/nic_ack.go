@@ -18,7 +18,11 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		return
 	}
 	cum := PSN(d.Meta.PSN)
-	q.cumAck = cum
+	if PSNCompare(cum, q.cumAck) > 0 {
+		// ACKs can arrive out of order (sprayed paths): an older one
+		// acknowledges nothing new and must not take the point back
+		q.cumAck = cum
+	}
 	var acked, notInFlight uint64
 	k := 0
 	for k < len(q.unacked) && PSNCompare(PSN(q.unacked[k].psn), cum) < 0 {
@@ -83,7 +87,7 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 		}
 		q.paths.OnFeedback(now, d.Meta.Entropy, fb)
 	}
-	n.completeAcked(q, now, cum)
+	n.completeAcked(q, now, q.cumAck)
 	if len(q.unacked) == 0 {
 		q.rtoAt = 0
 	} else if k > 0 {

@@ -80,13 +80,6 @@ type message struct {
 	lastPayload uint32
 }
 
-// rspDone is the last read job a responder finished sending: how far it
-// went, for a re-issue of the same read.
-type rspDone struct {
-	msg uint32
-	end uint64
-}
-
 // sentPkt is a packet awaiting acknowledgement.
 type sentPkt struct {
 	psn     uint32
@@ -155,16 +148,19 @@ type qpState struct {
 	// are taken as lost and resent as ACKs return (NIC.resendLost)
 	rtoRecover rtlmodel.Time
 
-	// RDMA READ, requester: reads waiting for responses, how many wait to
-	// be issued again, their timeout, and the feedback being coalesced
+	// RDMA READ, requester: reads waiting for responses (each with the
+	// feedback it is coalescing), how many wait to be issued again, their
+	// timeout, and the feedback's delay timer, as ackAt is the data ACK's
 	reads        []readOut
 	readsPending int
 	readRTO      rtlmodel.Time
-	readAcked    uint64
-	readSince    int
-	// RDMA READ, responder: read requests being served, in order
-	rsps    []readJob
-	rspLast rspDone
+	readAckAt    rtlmodel.Time
+	// RDMA READ, responder: read requests being served, in order; how far
+	// each read message's responses were sent and placed, and the timer
+	// that gives up those in flight (nic_read_flight.go)
+	rsps   []readJob
+	rspOut []rspFlight
+	rspRTO rtlmodel.Time
 
 	// responder side
 	rw          *RecvWindow

@@ -19,22 +19,30 @@ import (
 // written to host memory, then the CQE.
 //
 // The requester returns coalesced feedback on responses (an ACK-form frame
-// with flagReadResp, every AckEvery responses and on the last, echoing the
-// send time, the ECN mark and the INT stack): a model extension that
-// closes the loop of window and delay based algorithms at the responder;
-// DCQCN needs only the CNPs the requester's notification point sends.
+// with flagReadResp, every AckEvery responses of a read, on its last, and
+// AckDelay after a response it has not reported, echoing the send time,
+// the ECN mark and the INT stack, and naming how far the read is placed):
+// a model extension that closes the loop of window and delay based
+// algorithms at the responder, which counts each read's responses in
+// flight from what it sent to what the feedback says is placed
+// (nic_read_flight.go); DCQCN needs only the CNPs the requester's
+// notification point sends.
 // Under EQDS, read responses are not credit-gated: the pull loop drives
 // WRITE and SEND data.
 
 // readOut is a read the requester waits for responses of.
 type readOut struct {
-	m       *message
-	next    PSN    // next response expected
-	end     PSN    // one past the last response
-	got     uint64 // bytes placed in order
-	reissue bool   // a request for the rest is queued
-	gapAt   PSN    // next when a gap last re-issued the read
-	gapSet  bool
+	m    *message
+	next PSN    // next response expected
+	end  PSN    // one past the last response
+	got  uint64 // bytes placed in order
+	// placed since the feedback last reported on the read: responses and
+	// their bytes
+	since      int
+	unreported uint64
+	reissue    bool // a request for the rest is queued
+	gapAt      PSN  // next when a gap last re-issued the read
+	gapSet     bool
 }
 
 // readJob is a read request the responder serves.
@@ -168,14 +176,15 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 	q.lastSent = d.Meta.Sent
 	r.next = r.next.Next()
 	r.got += uint64(d.Meta.Payload)
-	q.readAcked += uint64(d.Meta.Payload)
-	q.readSince++
+	r.unreported += uint64(d.Meta.Payload)
+	r.since++
 	q.readRTO = now + n.cfg.RTO
 	q.progressed()
 	done := r.next == r.end
-	if q.readSince >= n.cfg.AckEvery || done {
+	if r.since >= n.cfg.AckEvery || done {
 		n.sendReadAck(q, now, r)
 	}
+	n.armReadAck(q, now)
 	if !done {
 		return
 	}
@@ -198,11 +207,40 @@ func (n *NIC) sendReadAck(q *qpState, now rtlmodel.Time, r *readOut) {
 		flags |= flagECE
 	}
 	d := n.sendCtrl(q, now, flags, uint32(r.next), 0)
-	d.Meta.Payload, d.Meta.Msg, d.Meta.Sent = uint32(q.readAcked), r.m.id, q.lastSent
+	d.Meta.Payload, d.Meta.Msg, d.Meta.Sent = uint32(r.unreported), r.m.id, q.lastSent
+	d.Meta.Offset, d.Meta.Length = r.got, r.m.wr.Bytes // placed so far, for the responder's flight (rspPlaced)
 	if q.lastINT {
 		echoINT(d, &q.intv)
 	}
-	q.readAcked, q.readSince, q.ce, q.lastINT = 0, 0, false, false
+	r.unreported, r.since, q.ce, q.lastINT = 0, 0, false, false
+}
+
+// armReadAck starts the feedback's delay timer when a read has responses
+// placed that no feedback has reported: fewer than AckEvery, so the
+// feedback goes after AckDelay at the latest, as a data ACK does, and a
+// responder whose window holds fewer responses is not left waiting.
+func (n *NIC) armReadAck(q *qpState, now rtlmodel.Time) {
+	if q.readAckAt != 0 {
+		return
+	}
+	for i := range q.reads {
+		if q.reads[i].since > 0 {
+			q.readAckAt = now + n.cfg.AckDelay
+			n.schedule(q, q.readAckAt)
+			return
+		}
+	}
+}
+
+// readAckDue sends, when the delay has run out, the feedback of every
+// read with responses placed since its last.
+func (n *NIC) readAckDue(q *qpState, now rtlmodel.Time) {
+	q.readAckAt = 0
+	for i := range q.reads {
+		if r := &q.reads[i]; r.since > 0 {
+			n.sendReadAck(q, now, r)
+		}
+	}
 }
 
 // rxReadAck is the responder's handling of read-response feedback.
@@ -212,8 +250,7 @@ func (n *NIC) rxReadAck(d *packet.Desc, now rtlmodel.Time) {
 		n.st.staleAcks.Inc()
 		return
 	}
-	acked := min(q.inflight, uint64(d.Meta.Payload))
-	q.inflight -= acked
+	acked := n.rspPlaced(q, d.Meta.Msg, d.Meta.Length, d.Meta.Offset, now)
 	ev := &n.ackEv
 	*ev = AckEvent{AckedBytes: acked, ECE: d.Meta.Flags&flagECE != 0, Entropy: d.Meta.Entropy}
 	if d.Meta.Sent != 0 {

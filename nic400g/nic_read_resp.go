@@ -31,12 +31,19 @@ func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 		return
 	case c == 0:
 		pkts := uint32((d.Meta.Length - d.Meta.Offset + mtu - 1) / mtu)
+		held := q.rw.Held()
 		q.rw.Skip(pkts)
 		q.nakSent = false
 		n.completeInOrder(q, now, 0)
+		if held > 0 {
+			// data that overtook the request waited behind its PSNs and
+			// is in order now: acknowledge it, as the arrival that fills
+			// a hole does (rxData), for nothing else may come to
+			n.sendAck(q, now, false)
+		}
 	default:
 		n.st.rxDup.Inc()
-		n.dropStaleJob(q, d.Meta.Msg, d.Meta.Offset)
+		n.dropStaleJob(q, d.Meta.Msg, d.Meta.Offset, d.Meta.Length, now)
 	}
 	q.rsps = append(q.rsps, readJob{msg: d.Meta.Msg, psn: psn, start: d.Meta.Offset, offset: d.Meta.Offset,
 		readEnd: d.Meta.Offset, length: d.Meta.Length, posted: rtlmodel.Time(d.Meta.Posted)})
@@ -61,28 +68,21 @@ func (n *NIC) responder(d *packet.Desc) *qpState {
 	return q
 }
 
-// dropStaleJob handles a re-issued read of message msg from offset: the
-// requester dropped every response from there on, so a job still serving
-// the message stops, and the bytes sent past offset leave the in-flight
-// count.
-func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset uint64) {
+// dropStaleJob handles a re-issued read of message msg (of length bytes)
+// from offset: the requester dropped every response from there on, so a
+// job still serving the message stops, and the bytes sent past offset
+// leave the in-flight count (rspReissued).
+func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rtlmodel.Time) {
+	n.rspReissued(q, msg, length, offset, now)
 	for i := range q.rsps {
-		j := &q.rsps[i]
-		if j.msg != msg {
+		if q.rsps[i].msg != msg {
 			continue
-		}
-		if j.offset > offset {
-			q.inflight -= min(q.inflight, j.offset-offset)
 		}
 		q.rsps = append(q.rsps[:i], q.rsps[i+1:]...)
 		if i == 0 && len(q.rsps) > 0 {
-			n.startJobReads(&q.rsps[0], n.h.Now())
+			n.startJobReads(&q.rsps[0], now)
 		}
 		return
-	}
-	if q.rspLast.msg == msg && q.rspLast.end > offset {
-		q.inflight -= min(q.inflight, q.rspLast.end-offset)
-		q.rspLast.end = offset
 	}
 }
 
@@ -137,7 +137,7 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 			q.nextSend = max(q.nextSend, now) + rtlmodel.Time(uint64(d.FrameBytes)*8_000_000_000/uint64(r))
 		}
 	}
-	q.inflight += uint64(payload)
+	n.rspSent(q, j.msg, j.length, j.offset+uint64(payload), now)
 	n.st.txData.Inc()
 	n.st.txBytes.Add(uint64(payload))
 	n.st.readResps.Inc()
@@ -153,7 +153,6 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 	}
 	j.readAt = (j.readAt + 1) % readAhead
 	if j.offset >= j.length {
-		q.rspLast = rspDone{msg: j.msg, end: j.offset}
 		q.rsps = append(q.rsps[:0], q.rsps[1:]...)
 		if len(q.rsps) > 0 {
 			n.startJobReads(&q.rsps[0], now)

@@ -87,11 +87,17 @@ func (n *NIC) serviceQP(q *qpState, now rtlmodel.Time) {
 	if q.sinceAck > 0 && q.ackAt != 0 && q.ackAt <= now {
 		n.sendAck(q, now, false)
 	}
+	if q.readAckAt != 0 && q.readAckAt <= now {
+		n.readAckDue(q, now)
+	}
 	if q.rtoAt != 0 && q.rtoAt <= now && len(q.unacked) > 0 {
 		n.timeout(q, now)
 	}
 	if q.readRTO != 0 && q.readRTO <= now && len(q.reads) > 0 {
 		n.readTimeout(q, now)
+	}
+	if q.rspRTO != 0 && q.rspRTO <= now {
+		n.rspTimeout(q)
 	}
 	n.reconsider(q, now)
 }
@@ -122,8 +128,14 @@ func (n *NIC) reconsider(q *qpState, now rtlmodel.Time) {
 	if q.ackAt != 0 && q.sinceAck > 0 {
 		at = min(at, q.ackAt)
 	}
+	if q.readAckAt != 0 {
+		at = min(at, q.readAckAt)
+	}
 	if q.readRTO != 0 && len(q.reads) > 0 {
 		at = min(at, q.readRTO)
+	}
+	if q.rspRTO != 0 {
+		at = min(at, q.rspRTO)
 	}
 	if at != rtlmodel.Forever && (at > now || !ready) {
 		// a time already past (a congestion-control event or an ACK

@@ -450,6 +450,14 @@ func (n *NIC) timeout(q *qpState, now rtlmodel.Time) {
 			}
 		}
 		n.resendLost(q, n.cfg.ReorderTolerance)
+		if p := &q.unacked[0]; p.sacked && !p.pending {
+			// the packet at the left edge goes again even though it was
+			// selectively acknowledged (RFC 2018 §8): what the receiver
+			// holds beyond a hole the sender cannot see, such as an
+			// RDMA READ request's PSNs, may never be acknowledged
+			// otherwise, and the duplicate draws the receiver's ACK
+			q.markPending(p)
+		}
 	}
 	q.rtoAt = now + n.cfg.RTO
 	q.stopTimerIfNothingInFlight()
@@ -507,7 +515,7 @@ func (n *NIC) maybeRelease(q *qpState) {
 	if q.rw != nil && q.rw.Held() > 0 {
 		return
 	}
-	if n.pacer != nil && n.pacer.Pending(q.id) > 0 || len(q.reads) > 0 || len(q.rsps) > 0 {
+	if n.pacer != nil && n.pacer.Pending(q.id) > 0 || len(q.reads) > 0 || len(q.rsps) > 0 || q.rspRTO != 0 || q.readAckAt != 0 {
 		return
 	}
 	ctx := n.store.Context(q.id)
