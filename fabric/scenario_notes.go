@@ -89,6 +89,31 @@ func (s *Scenario) perPacketPaths() string {
 	return ""
 }
 
+// Notes says what Scenario.Notes says, and what only the flows tell: the
+// notes on the operations a trace names in its op column (workload kind
+// csv), located at workload.file.
+func (r *Run) Notes() []string {
+	notes := r.Scenario.Notes()
+	if r.Scenario.Workload.Kind != "csv" {
+		return notes
+	}
+	reads := 0
+	for _, f := range r.Flows {
+		if f.Op == nic400g.OpRead {
+			reads++
+		}
+	}
+	if reads == 0 {
+		return notes
+	}
+	if by := r.Scenario.perPacketPaths(); by != "" {
+		n := keyed("workload.file", fmt.Errorf("note: %d of the trace's flows are RDMA READs, whose requester takes the responses in PSN order and issues the read again from the first one missing, and %s"+
+			" spreads the responses over paths whose delays differ: expect responses dropped at the NICs and reads re-issued (read_reissues)", reads, by))
+		notes = append(notes, r.Scenario.locate(n).Error())
+	}
+	return notes
+}
+
 // readsOverReordering is a note when the workload's flows are RDMA READs
 // and paths are chosen packet by packet. The requester takes READ
 // responses in PSN order and issues the read again from the first one

@@ -1,6 +1,8 @@
 package fabric
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -173,4 +175,33 @@ func TestNoteOnReadsOverSprayedPaths(t *testing.T) {
 	r = completeScenario(t, "rd.yaml", src("fixed"))
 	require.Zero(t, sumCounters(r.Cluster.Engine, "/read_reissues")["/read_reissues"])
 	require.Zero(t, r.Results().NICDrops)
+}
+
+// A trace's reads over sprayed paths draw the note too, once the flows
+// are read, located at workload.file and counting the reads; a trace of
+// writes draws none.
+func TestNoteOnTraceReadsOverSprayedPaths(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		rows, want string
+	}{
+		{"0,1,65536,0,read\n1,0,65536,0,write\n2,3,4096,0,read\n", "s.yaml:5: note: 2 of the trace's flows are RDMA READs, whose requester takes the responses in PSN order"},
+		{"0,1,65536,0,write\n1,0,65536,0,send\n", ""},
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "t.csv"), []byte("src,dst,bytes,start_ns,op\n"+c.rows), 0o644))
+		src := "name: x\ntopology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 2}\nswitch: {lb: roundrobin}\nnic: {reorder_tolerance: 64}\nworkload: {kind: csv, file: t.csv}\n"
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(src), 0o644))
+		s, err := LoadScenario(filepath.Join(dir, "s.yaml"))
+		require.NoError(t, err)
+		r, err := NewRun(s)
+		require.NoError(t, err)
+		notes := r.Notes()
+		if c.want == "" {
+			require.Empty(t, notes)
+			continue
+		}
+		require.Len(t, notes, 1)
+		require.Contains(t, notes[0], c.want)
+		require.Contains(t, notes[0], "switch.lb roundrobin spreads the responses")
+	}
 }

@@ -82,9 +82,6 @@ func runScenario(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, n := range sc.Notes() {
-		fmt.Fprintf(c.App.ErrWriter, "fabricmodel: %s\n", n)
-	}
 	// the scenario says what files the run reads, which no output may be;
 	// the model is built after the check
 	if err := checkOutputs(c, scenarioInputs(scenarioPath, sc)); err != nil {
@@ -103,6 +100,9 @@ func runScenario(c *cli.Context) error {
 	r, err := fabric.NewRunMode(sc, fabric.EngineMode{AlwaysTick: c.Bool("always-tick"), ShuffleSeed: c.Uint64("shuffle-seed"), Lockstep: c.Bool("lockstep")})
 	if err != nil {
 		return err
+	}
+	for _, n := range r.Notes() {
+		fmt.Fprintf(c.App.ErrWriter, "fabricmodel: %s\n", n)
 	}
 	trace, err := startTrace(c, r, traceSpans)
 	if err != nil {
