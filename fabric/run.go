@@ -153,6 +153,7 @@ func (s *Scenario) nicConfig(i, endpoints int) nic400g.Config {
 	if n.ReorderTol > 0 {
 		c.ReorderTolerance = n.ReorderTol
 	}
+	c.OOOReads = n.OOOReads
 	if n.RTOUS > 0 {
 		c.RTO = rtlmodel.Time(n.RTOUS * float64(rtlmodel.Microsecond))
 	}

@@ -84,6 +84,9 @@ type ScenarioNIC struct {
 	Recovery       string `yaml:"recovery"` // sr, gbn
 	ReorderPackets int    `yaml:"reorder_packets"`
 	ReorderTol     int    `yaml:"reorder_tolerance"`
+	// OOOReads has READ requesters place responses that arrive out of
+	// order (nic400g.Config.OOOReads); off, they take them in PSN order.
+	OOOReads bool `yaml:"ooo_reads"`
 	// RTOUS is the retransmission timeout in microseconds (0: the NIC's
 	// default, 200 us); RetryCount how many times a QP resends after
 	// timeouts in a row before it fails (0 to 7, unset: 7; see

@@ -103,12 +103,12 @@ func (r *Run) Notes() []string {
 			reads++
 		}
 	}
-	if reads == 0 {
+	if reads == 0 || r.Scenario.NIC.OOOReads {
 		return notes
 	}
 	if by := r.Scenario.perPacketPaths(); by != "" {
 		n := keyed("workload.file", fmt.Errorf("note: %d of the trace's flows are RDMA READs, whose requester takes the responses in PSN order and issues the read again from the first one missing, and %s"+
-			" spreads the responses over paths whose delays differ: expect responses dropped at the NICs and reads re-issued (read_reissues)", reads, by))
+			" spreads the responses over paths whose delays differ: expect responses dropped at the NICs and reads re-issued (read_reissues); nic.ooo_reads: true places them out of order", reads, by))
 		notes = append(notes, r.Scenario.locate(n).Error())
 	}
 	return notes
@@ -123,12 +123,12 @@ func (r *Run) Notes() []string {
 // 99.09 us with 1,539 responses dropped and 99 reads re-issued, where
 // its writes ended at 15.25 us.
 func (s *Scenario) readsOverReordering() error {
-	if op, err := s.Workload.op(); err != nil || op != nic400g.OpRead {
+	if op, err := s.Workload.op(); err != nil || op != nic400g.OpRead || s.NIC.OOOReads {
 		return nil
 	}
 	if by := s.perPacketPaths(); by != "" {
 		return keyed("workload.op", errors.New("note: a READ requester takes its responses in PSN order and issues the read again from the first one missing, and "+by+
-			" spreads the responses over paths whose delays differ: expect responses dropped at the NICs and reads re-issued (read_reissues)"))
+			" spreads the responses over paths whose delays differ: expect responses dropped at the NICs and reads re-issued (read_reissues); nic.ooo_reads: true places them out of order"))
 	}
 	return nil
 }

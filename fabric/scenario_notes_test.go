@@ -151,8 +151,9 @@ func TestNoteOnGoBackNWithTrimming(t *testing.T) {
 }
 
 // Reads over sprayed paths draw a note at workload.op's line, and the run
-// shows what it says: responses dropped and reads re-issued. On one path
-// per flow there is no note and nothing is re-issued.
+// shows what it says: responses dropped and reads re-issued. Requesters
+// that place responses out of order (nic.ooo_reads) draw none, and on
+// one path per flow there is no note and nothing is re-issued.
 func TestNoteOnReadsOverSprayedPaths(t *testing.T) {
 	src := func(paths string) string {
 		return "name: rd\nseed: 3\ntopology: {kind: leafspine, leaves: 2, spines: 2, hosts_per_leaf: 4}\n" +
@@ -168,6 +169,10 @@ func TestNoteOnReadsOverSprayedPaths(t *testing.T) {
 	r := completeScenario(t, "rd.yaml", src("spray"))
 	require.NotZero(t, sumCounters(r.Cluster.Engine, "/read_reissues")["/read_reissues"])
 	require.NotZero(t, r.Results().NICDrops)
+
+	s, err = ParseScenario("rd.yaml", []byte(src("spray, ooo_reads: true")))
+	require.NoError(t, err)
+	require.Empty(t, s.Notes(), "requesters that place responses out of order")
 
 	s, err = ParseScenario("rd.yaml", []byte(src("fixed")))
 	require.NoError(t, err)

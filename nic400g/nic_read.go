@@ -36,6 +36,10 @@ type readOut struct {
 	next PSN    // next response expected
 	end  PSN    // one past the last response
 	got  uint64 // bytes placed in order
+	// with Config.OOOReads, the responses held past next (nil: in order)
+	held *RecvWindow
+	// the last response placed: its payload, for the completion's write
+	lastPayload uint32
 	// placed since the feedback last reported on the read: responses and
 	// their bytes
 	since      int
@@ -145,21 +149,7 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 		return
 	}
 	psn := PSN(d.Meta.PSN)
-	switch {
-	case d.Trimmed || PSNCompare(psn, r.next) > 0:
-		if d.Trimmed {
-			n.st.rxTrimmed.Inc()
-		} else {
-			n.st.rxOOODrop.Inc()
-		}
-		if !r.gapSet || r.gapAt != r.next {
-			r.gapSet, r.gapAt = true, r.next
-			q.markReissue(r)
-			n.reconsider(q, now)
-		}
-		return
-	case psn != r.next:
-		n.st.rxDup.Inc()
+	if !n.placeReadResp(q, r, psn, d, now) {
 		return
 	}
 	n.st.rxData.Inc()
@@ -174,8 +164,6 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 		q.lastINT, q.intv = true, d.Tail().INT
 	}
 	q.lastSent = d.Meta.Sent
-	r.next = r.next.Next()
-	r.got += uint64(d.Meta.Payload)
 	r.unreported += uint64(d.Meta.Payload)
 	r.since++
 	q.readRTO = now + n.cfg.RTO
@@ -188,7 +176,7 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 	if !done {
 		return
 	}
-	r.m.readDone, r.m.lastPayload = true, d.Meta.Payload
+	r.m.readDone, r.m.lastPayload = true, r.lastPayload
 	if r.reissue {
 		q.readsPending--
 	}

@@ -1,0 +1,72 @@
+package nic400g
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+)
+
+// placeReadResp takes the response psn of read r at the requester, or
+// refuses it, and reports which. In order (Config.OOOReads off) only the
+// next response is taken: a later one, or a trimmed one, is dropped and
+// the read is issued again from the next. With OOOReads a response up to
+// RecvWindow PSNs past the next is placed where its PSN says, and the
+// read is issued again from the first missing one only when
+// ReorderTolerance responses past it have come, or when one was trimmed.
+// A taken response moves r.next past every response now placed in order,
+// and r.got with it.
+func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now rtlmodel.Time) bool {
+	if d.Trimmed {
+		n.st.rxTrimmed.Inc()
+		n.readGap(q, r, now)
+		return false
+	}
+	if !n.cfg.OOOReads {
+		switch {
+		case PSNCompare(psn, r.next) > 0:
+			n.st.rxOOODrop.Inc()
+			n.readGap(q, r, now)
+			return false
+		case psn != r.next:
+			n.st.rxDup.Inc()
+			return false
+		}
+		r.next = r.next.Next()
+		r.got += uint64(d.Meta.Payload)
+		r.lastPayload = d.Meta.Payload
+		return true
+	}
+	if r.held == nil {
+		w, err := NewRecvWindow(n.cfg.RecvWindow, r.next)
+		if err != nil {
+			panic("nic400g: read window: " + err.Error()) // Config.Validate checked RecvWindow
+		}
+		r.held = w
+	}
+	switch res, _ := r.held.Receive(psn); res {
+	case RecvDuplicate:
+		n.st.rxDup.Inc()
+		return false
+	case RecvOutOfWindow:
+		n.st.rxOutOfWindow.Inc()
+		return false
+	case RecvOutOfOrder:
+		n.st.rxOOO.Inc()
+		if r.held.Held() >= n.cfg.ReorderTolerance {
+			n.readGap(q, r, now)
+		}
+	}
+	r.next = r.held.Expected()
+	r.got = min(uint64(PSNDiff(r.next, PSN(r.m.firstPSN)))*uint64(n.cfg.MTU), r.m.wr.Bytes)
+	r.lastPayload = d.Meta.Payload
+	return true
+}
+
+// readGap issues read r again from its next response, once for each
+// place the gap is found at.
+func (n *NIC) readGap(q *qpState, r *readOut, now rtlmodel.Time) {
+	if !r.gapSet || r.gapAt != r.next {
+		r.gapSet, r.gapAt = true, r.next
+		q.markReissue(r)
+		n.reconsider(q, now)
+	}
+}
