@@ -36,11 +36,8 @@ type readOut struct {
 	next PSN    // next response expected
 	end  PSN    // one past the last response
 	got  uint64 // bytes placed in order
-	// with Config.OOOReads, the responses held past next (nil: in order),
-	// and how many came past the gap at next since it opened and since the
-	// read was last issued
-	held     *RecvWindow
-	oooSince int
+	// with Config.OOOReads, the responses held past next (nil: in order)
+	held *RecvWindow
 	// the last response placed: its payload, for the completion's write
 	lastPayload uint32
 	// placed since the feedback last reported on the read: responses and
@@ -68,7 +65,6 @@ type readJob struct {
 // sendReadRequest sends q's read request for r (first or re-issued).
 func (n *NIC) sendReadRequest(q *qpState, r *readOut, now rtlmodel.Time) {
 	m := r.m
-	r.oooSince = 0
 	off := r.got
 	d := n.ids.Number(n.pool.Get())
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCReadRequest, psn: uint32(r.next), offset: off,

@@ -11,8 +11,7 @@ import (
 // the read is issued again from the next. With OOOReads a response up to
 // RecvWindow PSNs past the next is placed where its PSN says, and the
 // read is issued again from the first missing one only when
-// ReorderTolerance responses have come past it since it opened and since
-// the read was last issued, or when one was trimmed.
+// ReorderTolerance responses past it have come, or when one was trimmed.
 // A taken response moves r.next past every response now placed in order,
 // and r.got with it.
 func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now rtlmodel.Time) bool {
@@ -44,8 +43,6 @@ func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now
 		r.held = w
 	}
 	switch res, _ := r.held.Receive(psn); res {
-	case RecvInOrder:
-		r.oooSince = 0 // the gap, if any, is a new one
 	case RecvDuplicate:
 		n.st.rxDup.Inc()
 		return false
@@ -54,13 +51,7 @@ func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now
 		return false
 	case RecvOutOfOrder:
 		n.st.rxOOO.Inc()
-		// the responder sends in PSN order, so what overtakes the gap was
-		// sent after it: as selective repeat counts the packets sent after
-		// a hole, count what came past this gap since it opened and since
-		// the read was last issued, so that neither responses held from
-		// before nor a steady swap of neighbours issues it again
-		r.oooSince++
-		if r.oooSince >= n.cfg.ReorderTolerance {
+		if r.held.Held() >= n.cfg.ReorderTolerance {
 			n.readGap(q, r, now)
 		}
 	}
