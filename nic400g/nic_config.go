@@ -103,13 +103,14 @@ type Config struct {
 	// order, as a QP with out-of-order RW data placement does (ConnectX-5
 	// and later: Mellanox OFED's IB_EXP_DEVICE_OOO_RW_DATA_PLACEMENT,
 	// "handling RDMA reads and writes received out of order",
-	// include/rdma/ib_verbs_exp.h in mlnx-ofa_kernel; UCX leaves it off
-	// by default, its UCX_RC_OOO_RW): a response's offset follows from
-	// the PSN the read reserved for it, up to RecvWindow PSNs past the
-	// first missing one, and a gap is taken as a loss, and the read issued
-	// again from it, only once ReorderTolerance responses beyond it have
-	// come. Off (the default), the requester takes responses in PSN order,
-	// as IBTA's RC does, and issues the read again at the first gap.
+	// include/rdma/ib_verbs_exp.h in mlnx-ofa_kernel; UCX's RC transport
+	// leaves it off by default, its OOO_RW setting "n"). A response's
+	// offset follows from the PSN the read reserved for it; one up to
+	// RecvWindow PSNs past the first missing one is placed, and the read
+	// is issued again from the gap once ReorderTolerance responses are
+	// held beyond it. Off (the default), the requester takes responses in
+	// PSN order, as IBTA's RC does, and issues the read again at the
+	// first gap.
 	OOOReads bool
 	// AckEvery coalesces ACKs: one per AckEvery packets received in order,
 	// or after AckDelay, whichever first; out-of-order arrivals are
