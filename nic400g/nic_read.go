@@ -40,13 +40,11 @@ type readOut struct {
 	held *RecvWindow
 	// the last response placed: its payload, for the completion's write
 	lastPayload uint32
-	// placed since the feedback last reported on the read: responses and
-	// their bytes
-	since      int
-	unreported uint64
-	reissue    bool // a request for the rest is queued
-	gapAt      PSN  // next when a gap last re-issued the read
-	gapSet     bool
+	// responses placed since the feedback last reported on the read
+	since   int
+	reissue bool // a request for the rest is queued
+	gapAt   PSN  // next when a gap last re-issued the read
+	gapSet  bool
 }
 
 // readJob is a read request the responder serves.
@@ -164,7 +162,6 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 		q.lastINT, q.intv = true, d.Tail().INT
 	}
 	q.lastSent = d.Meta.Sent
-	r.unreported += uint64(d.Meta.Payload)
 	r.since++
 	q.readRTO = now + n.cfg.RTO
 	q.progressed()
@@ -195,12 +192,12 @@ func (n *NIC) sendReadAck(q *qpState, now rtlmodel.Time, r *readOut) {
 		flags |= flagECE
 	}
 	d := n.sendCtrl(q, now, flags, uint32(r.next), 0)
-	d.Meta.Payload, d.Meta.Msg, d.Meta.Sent = uint32(r.unreported), r.m.id, q.lastSent
+	d.Meta.Msg, d.Meta.Sent = r.m.id, q.lastSent
 	d.Meta.Offset, d.Meta.Length = r.got, r.m.wr.Bytes // placed so far, for the responder's flight (rspPlaced)
 	if q.lastINT {
 		echoINT(d, &q.intv)
 	}
-	r.unreported, r.since, q.ce, q.lastINT = 0, 0, false, false
+	r.since, q.ce, q.lastINT = 0, false, false
 }
 
 // armReadAck starts the feedback's delay timer when a read has responses

@@ -38,26 +38,16 @@ func TestLostReadFeedbackDoesNotHoldTheResponderWindow(t *testing.T) {
 	}
 	e, a, b := scriptedCable(t, ca, cb, ab, ba)
 	b.ccf = func() CongestionControl { return &cutOnLossCC{w: 2 * mtu, mtu: mtu, on: LossTrimmed} }
-	var reads, writes []Completion
-	a.OnComplete = func(c Completion) {
-		if !c.Responder {
-			reads = append(reads, c)
-		}
-	}
-	b.OnComplete = func(c Completion) {
-		if !c.Responder {
-			writes = append(writes, c)
-		}
-	}
+	reads, writes := requesterCompletions(a), requesterCompletions(b)
 	attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Op: OpRead, Bytes: 8 * mtu, Posted: 1000}})
 	attachDriver(t, e, b, []WorkRequest{{QP: 5, Dst: 1, DestQP: 3, Op: OpWrite, Bytes: 4 * mtu, Posted: 10 * rtlmodel.Microsecond}})
 	require.NoError(t, e.Run(rtlmodel.Millisecond))
 	require.Equal(t, 1, lost, "the feedback on the last responses lost")
-	require.Len(t, reads, 1)
-	require.Len(t, writes, 1, "the responder's write completes")
-	require.Equal(t, StatusOK, writes[0].Status)
-	require.Greater(t, writes[0].Placed, lastResp+cb.RTO, "the write waited for the responses' timer")
-	require.Less(t, writes[0].Placed, lastResp+cb.RTO+10*rtlmodel.Microsecond)
+	require.Len(t, *reads, 1)
+	require.Len(t, *writes, 1, "the responder's write completes")
+	require.Equal(t, StatusOK, (*writes)[0].Status)
+	require.Greater(t, (*writes)[0].Placed, lastResp+cb.RTO, "the write waited for the responses' timer")
+	require.Less(t, (*writes)[0].Placed, lastResp+cb.RTO+10*rtlmodel.Microsecond)
 }
 
 // A responder counts each read's responses in flight by how far it sent
@@ -104,17 +94,7 @@ func TestReissuedReadAfterALaterOneLeavesNothingInFlight(t *testing.T) {
 		bcc = &cutOnLossCC{w: 8 * mtu, mtu: mtu, on: LossTrimmed}
 		return bcc
 	}
-	var reads, writes []Completion
-	a.OnComplete = func(c Completion) {
-		if !c.Responder {
-			reads = append(reads, c)
-		}
-	}
-	b.OnComplete = func(c Completion) {
-		if !c.Responder {
-			writes = append(writes, c)
-		}
-	}
+	reads, writes := requesterCompletions(a), requesterCompletions(b)
 	const writeAt = 100 * rtlmodel.Microsecond
 	attachDriver(t, e, a, []WorkRequest{
 		{QP: 3, Dst: 2, DestQP: 5, Op: OpRead, Bytes: 4 * mtu, Posted: 1000},
@@ -123,14 +103,14 @@ func TestReissuedReadAfterALaterOneLeavesNothingInFlight(t *testing.T) {
 	attachDriver(t, e, b, []WorkRequest{{QP: 5, Dst: 1, DestQP: 3, Op: OpWrite, Bytes: 2 * mtu, Posted: writeAt}})
 	require.NoError(t, e.Run(writeAt-rtlmodel.Microsecond))
 	require.True(t, dropped)
-	require.Len(t, reads, 2)
+	require.Len(t, *reads, 2)
 	require.Less(t, bLast, reissued, "B's responses all went before A was issued again")
 	require.Equal(t, uint64(1), counter(t, e, "nicA/read_reissues"), "A alone issued again")
 	require.Zero(t, b.qps[5].inflight, "every response counted in flight has left it")
 	bcc.w = mtu
 	require.NoError(t, e.Run(rtlmodel.Millisecond))
-	require.Len(t, writes, 1, "the responder's write completes")
-	require.Less(t, writes[0].Placed, writeAt+10*rtlmodel.Microsecond, "at once")
+	require.Len(t, *writes, 1, "the responder's write completes")
+	require.Less(t, (*writes)[0].Placed, writeAt+10*rtlmodel.Microsecond, "at once")
 }
 
 // Several reads on one QP under random frame loss in both directions,
@@ -148,20 +128,15 @@ func TestReadFlightAccountsForEveryResponse(t *testing.T) {
 	}
 	ca.Wire.Seed, cb.Wire.Seed = 31, 32
 	e, a, b := backToBack(t, ca, cb)
-	var done []Completion
-	a.OnComplete = func(c Completion) {
-		if !c.Responder {
-			done = append(done, c)
-		}
-	}
+	done := requesterCompletions(a)
 	var wrs []WorkRequest
 	for i := 0; i < reads; i++ {
 		wrs = append(wrs, WorkRequest{QP: 3, Dst: 2, DestQP: 5, Op: OpRead, Bytes: bytes, Posted: 1000})
 	}
 	attachDriver(t, e, a, wrs)
 	require.NoError(t, e.Run(rtlmodel.Forever))
-	require.Len(t, done, reads)
-	for _, c := range done {
+	require.Len(t, *done, reads)
+	for _, c := range *done {
 		require.Equal(t, StatusOK, c.Status)
 	}
 	_, lostB := b.Phy().Wire().Frames()

@@ -78,18 +78,13 @@ func sendBehindRead(t *testing.T, back wireScript) (*rtlmodel.Engine, *[]Complet
 		return []wireFrame{f}
 	}
 	e, a, _ := scriptedCable(t, ca, cb, ab, back)
-	var done []Completion
-	a.OnComplete = func(c Completion) {
-		if !c.Responder {
-			done = append(done, c)
-		}
-	}
+	done := requesterCompletions(a)
 	attachDriver(t, e, a, []WorkRequest{
 		{QP: 3, Dst: 2, DestQP: 5, Op: OpRead, Bytes: 4 * mtu, Posted: 1000},
 		{QP: 3, Dst: 2, DestQP: 5, Op: OpSend, Bytes: 4 * mtu, Posted: 1000},
 	})
 	require.NoError(t, e.Run(rtlmodel.Millisecond))
-	return e, &done, sent
+	return e, done, sent
 }
 
 // SEND packets that overtook a READ request wait in the reorder buffer

@@ -77,3 +77,15 @@ func isAck(f wireFrame) bool {
 	fl := f.Frame.Meta.Flags
 	return fl&flagAck != 0 && fl&flagReadResp == 0
 }
+
+// requesterCompletions collects n's completions as requester: those of
+// the work requests it posted, not those it took as responder.
+func requesterCompletions(n *NIC) *[]Completion {
+	var done []Completion
+	n.OnComplete = func(c Completion) {
+		if !c.Responder {
+			done = append(done, c)
+		}
+	}
+	return &done
+}
