@@ -242,12 +242,8 @@ func (s *Scenario) Validate() error {
 	if s.Workload.Kind != "csv" && s.Workload.Kind != "background" && s.Workload.Bytes == 0 {
 		return keyed("workload.bytes", fmt.Errorf("workload.bytes: a flow needs at least one byte"))
 	}
-	op, err := s.Workload.op()
-	if err != nil {
+	if _, err := s.Workload.op(); err != nil {
 		return keyed("workload.op", fmt.Errorf("workload.op: %w", err))
-	}
-	if op == nic400g.OpRead && s.Workload.Bytes > maxReadBytes {
-		return keyed("workload.bytes", fmt.Errorf("workload.bytes %d: a read is at most %d bytes, what the READ request's DMA length (32 bits) names", s.Workload.Bytes, uint64(maxReadBytes)))
 	}
 	if err := s.checkBounds(); err != nil {
 		return err

@@ -3,6 +3,8 @@ package fabric
 import (
 	"errors"
 	"fmt"
+
+	"github.com/fabricmodel/fabricmodel/nic400g"
 )
 
 // Bounds of a scenario's times, lengths and sizes: well past anything a
@@ -18,8 +20,11 @@ const (
 	// inside a data centre.
 	maxCableMM = 1_000_000
 	// maxFlowBytes bounds one flow's bytes (workload.bytes, a size_cdf
-	// point, a trace's bytes): 64 GiB, 1.4 s of a 400G link.
-	maxFlowBytes = 1 << 36
+	// point, a trace's bytes): a flow is one work request, at most
+	// nic400g.MaxMessageBytes (4 GiB − 1, 86 ms of a 400G link).
+	maxFlowBytes = nic400g.MaxMessageBytes
+	// flowBytesBound says what maxFlowBytes is, for the errors that name it.
+	flowBytesBound = "4 GiB − 1, the 32-bit length of a work request and of the RETH's DMA length"
 	// MaxSwitchBufferBytes bounds a switch's shared buffer
 	// (switch.buffer_bytes; the incast sweep's too): 2 GB, ten times the
 	// largest 51.2T switch buffer FACTS 4 lists (Marvell Teralynx 10,
@@ -51,7 +56,7 @@ func (s *Scenario) checkBounds() error {
 	mm("topology.host_cable_mm", topo.HostCableMillimetres)
 	mm("topology.tier1_cable_mm", topo.Tier1CableMillimetres)
 	mm("topology.tier2_cable_mm", topo.Tier2CableMillimetres)
-	const flowBytes = "64 GiB, 1.4 s of a 400G link"
+	const flowBytes = flowBytesBound
 	bound("workload.bytes", s.Workload.Bytes, maxFlowBytes, "bytes", flowBytes)
 	for i, p := range s.Workload.SizeCDF {
 		bound(fmt.Sprintf("workload.size_cdf.%d.bytes", i), p.Bytes, maxFlowBytes, "bytes", flowBytes)

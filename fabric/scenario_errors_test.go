@@ -55,7 +55,7 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 		{"csv without file", scenarioBase + "workload:\n  kind: csv\n", "workload.file", 7, false},
 		{"op", scenarioBase + scenarioWorkload + "  op: atomic\n", `workload.op: operation "atomic": one of write, send, read`, 10, false},
 		{"read too long", scenarioBase + "workload:\n  kind: permutation\n  op: read\n  bytes: 4294967296\n",
-			"workload.bytes 4294967296: a read is at most 4294967295 bytes", 10, false},
+			"workload.bytes 4294967296: bytes, at most 4294967295 (4 GiB − 1, the 32-bit length of a work request", 10, false},
 		// times, lengths and sizes that would overflow their conversion
 		{"max time", "name: x\nmax_time_us: 18446744073710\n" + scenarioBase[len("name: x\n"):] + scenarioWorkload,
 			"max_time_us 18446744073710: microseconds, at most 10000000 (10 s of simulated time)", 2, false},
@@ -66,7 +66,8 @@ func TestScenarioValueErrorsCarryTheirLine(t *testing.T) {
 			"topology.host_cable_mm 3689348814741911: millimetres, at most 1000000 (1 km", 7, false},
 		{"tier1 cable", "name: x\ntopology:\n  kind: leafspine\n  leaves: 2\n  spines: 2\n  hosts_per_leaf: 2\n  tier1_cable_mm: 1000001\n" + scenarioWorkload,
 			"topology.tier1_cable_mm 1000001: millimetres", 7, false},
-		{"flow bytes", scenarioBase + "workload:\n  kind: permutation\n  bytes: 68719476737\n", "workload.bytes 68719476737: bytes, at most 68719476736 (64 GiB", 9, false},
+		{"flow bytes", scenarioBase + "workload:\n  kind: permutation\n  bytes: 68719476737\n", "workload.bytes 68719476737: bytes, at most 4294967295 (4 GiB − 1", 9, false},
+		{"write too long", scenarioBase + "workload:\n  kind: permutation\n  bytes: 4294967296\n", "workload.bytes 4294967296: bytes, at most 4294967295", 9, false},
 		{"size cdf bytes", scenarioBase + "workload:\n  kind: background\n  size_cdf:\n    - {bytes: 100, p: 0.5}\n    - {bytes: 18446744073709551615, p: 1}\n",
 			"workload.size_cdf.1.bytes 18446744073709551615: bytes, at most", 11, false},
 		{"switch buffer", scenarioBase + scenarioWorkload + "switch:\n  buffer_bytes: 18446744073709551615\n",

@@ -147,14 +147,11 @@ func Combine(jobs ...[]Flow) []Flow {
 	return out
 }
 
-// maxReadBytes is the longest RDMA READ: the RETH's DMA length is 32 bits
-// (FACTS 1.2, RETH row, [R5]).
-const maxReadBytes = 1<<32 - 1
-
 // ValidateFlows checks a flow list against a fabric of endpoints
 // endpoints: flow i has ID i, endpoints in range and distinct, at least
-// one byte (a read at most maxReadBytes), a known operation, and depends only on earlier flows (so the dependencies have no
-// cycle). The error names the flow.
+// one byte and at most maxFlowBytes, a known operation, and depends only
+// on earlier flows (so the dependencies have no cycle). The error names
+// the flow.
 func ValidateFlows(flows []Flow, endpoints int) error {
 	for i, f := range flows {
 		switch {
@@ -168,8 +165,8 @@ func ValidateFlows(flows []Flow, endpoints int) error {
 			return flowErr(i, "fabric: flow %d has no bytes", i)
 		case f.Op > nic400g.OpRead:
 			return flowErr(i, "fabric: flow %d: operation %d is none of write, send, read", i, f.Op)
-		case f.Op == nic400g.OpRead && f.Bytes > maxReadBytes:
-			return flowErr(i, "fabric: flow %d: a read of %d bytes: at most %d, what the READ request's DMA length (32 bits) names", i, f.Bytes, uint64(maxReadBytes))
+		case f.Bytes > maxFlowBytes:
+			return flowErr(i, "fabric: flow %d: %d bytes: at most %d (%s)", i, f.Bytes, uint64(maxFlowBytes), flowBytesBound)
 		}
 		for _, a := range f.After {
 			if a < 0 || a >= i {

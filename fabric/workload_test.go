@@ -143,6 +143,8 @@ func TestValidateFlowsNamesTheFlow(t *testing.T) {
 	require.ErrorContains(t, ValidateFlows([]Flow{{ID: 0, Src: 0, Dst: 1, Bytes: 1, After: []int{0}}}, 2), "flow 0 waits for flow 0")
 	require.ErrorContains(t, ValidateFlows([]Flow{{ID: 0, Src: 0, Dst: 5, Bytes: 1}}, 2), "flow 0 from 0 to 5")
 	require.ErrorContains(t, ValidateFlows([]Flow{{ID: 0, Src: 1, Dst: 1, Bytes: 1}}, 2), "to itself")
+	require.ErrorContains(t, ValidateFlows([]Flow{{ID: 0, Src: 0, Dst: 1, Bytes: 1 << 32}}, 2), "flow 0: 4294967296 bytes: at most 4294967295")
+	require.NoError(t, ValidateFlows([]Flow{{ID: 0, Src: 0, Dst: 1, Bytes: 1<<32 - 1}}, 2))
 }
 
 // The background mix offers the load asked for, within 3% over about

@@ -27,7 +27,7 @@ const traceOpColumn = "op"
 // bytes and start_ns and, if it likes, op (any order, case and
 // surrounding spaces ignored; no other columns), then one flow per row:
 // source and destination endpoint (the data goes from src to dst),
-// message bytes (1 to 64 GiB, a read up to 4 GiB − 1), start time in
+// message bytes (1 to 4 GiB − 1), start time in
 // nanoseconds (up to 10 s) and the operation, write, send or read (an
 // RDMA READ that dst posts; empty or no column: write). A UTF-8 byte order mark before the header is skipped. Lines
 // starting with # are comments. Flows get IDs in row order and no dependencies.
@@ -106,9 +106,7 @@ func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 		case bytes == 0:
 			return nil, nil, fmt.Errorf("fabric: trace line %d: bytes must be at least 1", line)
 		case bytes > maxFlowBytes:
-			return nil, nil, fmt.Errorf("fabric: trace line %d: bytes %d: at most %d (64 GiB, 1.4 s of a 400G link)", line, bytes, uint64(maxFlowBytes))
-		case op == nic400g.OpRead && bytes > maxReadBytes:
-			return nil, nil, fmt.Errorf("fabric: trace line %d: a read of %d bytes: at most %d, what the READ request's DMA length (32 bits) names", line, bytes, uint64(maxReadBytes))
+			return nil, nil, fmt.Errorf("fabric: trace line %d: bytes %d: at most %d (%s)", line, bytes, uint64(maxFlowBytes), flowBytesBound)
 		case ns > maxScenarioUS*1000:
 			return nil, nil, fmt.Errorf("fabric: trace line %d: start_ns %d: at most %d (10 s of simulated time)", line, ns, uint64(maxScenarioUS*1000))
 		}

@@ -70,11 +70,12 @@ func TestReadTraceCSVErrorsNameTheLine(t *testing.T) {
 		{"src,dst,bytes,start_ns\n1,2,3,-4\n", `line 2: start_ns "-4"`},
 		{"src,dst,bytes,start_ns\n1,2,3,18446744073709552\n", "line 2: start_ns 18446744073709552: at most 10000000000 (10 s"},
 		{"src,dst,bytes,start_ns\n1,2,3,4\n1,2,3,10000000001\n", "line 3: start_ns 10000000001: at most"},
-		{"src,dst,bytes,start_ns\n1,2,18446744073709551615,4\n", "line 2: bytes 18446744073709551615: at most 68719476736 (64 GiB"},
+		{"src,dst,bytes,start_ns\n1,2,18446744073709551615,4\n", "line 2: bytes 18446744073709551615: at most 4294967295 (4 GiB − 1"},
+		{"src,dst,bytes,start_ns\n1,2,4294967296,4\n", "line 2: bytes 4294967296: at most 4294967295 (4 GiB − 1"},
 		{"\ufeffsrc,dst,bytes,start_ns\n\ufeff1,2,3,4\n", `line 2: src "\ufeff1" is not a whole number`},
 		{"src,dst,bytes,start_ns\n1,2,3,\"4\n", "line 2:"},
 		{"src,dst,bytes,start_ns,op\n1,2,3,4,write\n1,2,3,4,atomic\n", `line 3: operation "atomic": one of write, send, read`},
-		{"src,dst,bytes,start_ns,op\n1,2,4294967296,4,read\n", "line 2: a read of 4294967296 bytes: at most 4294967295"},
+		{"src,dst,bytes,start_ns,op\n1,2,4294967296,4,read\n", "line 2: bytes 4294967296: at most 4294967295"},
 		{"op,src,dst,bytes,start_ns,OP\n", `line 1: column "op" appears twice`},
 	}
 	for _, c := range cases {

@@ -57,7 +57,9 @@ type WorkRequest struct {
 	DestQP uint32 // peer QP
 	// Op is the operation; the zero value is an RDMA WRITE.
 	Op Op
-	// Bytes is the message length: written or sent, or read back.
+	// Bytes is the message length: written or sent, or read back. A
+	// message longer than MaxMessageBytes completes with
+	// StatusLocalLength and fails its QP.
 	Bytes uint64
 	// Inline carries the payload in the doorbell (BlueFlame-style) instead
 	// of a WQE the NIC must fetch.
@@ -65,6 +67,12 @@ type WorkRequest struct {
 	// Posted is when the CPU wrote the doorbell.
 	Posted rtlmodel.Time
 }
+
+// MaxMessageBytes is the longest message a work request can carry,
+// 4 GiB − 1: its length is 32 bits in the verbs (ibv_sge.length,
+// ibv_wc.byte_len) and on the wire, in the RETH's DMA length of a WRITE
+// or READ (FACTS 1.2, RETH row, [R5]).
+const MaxMessageBytes = 1<<32 - 1
 
 // message is a work request being sent.
 type message struct {

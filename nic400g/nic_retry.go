@@ -16,6 +16,10 @@ const (
 	// StatusFlushed: the work request was queued on, or posted to, a QP
 	// that failed (IBV_WC_WR_FLUSH_ERR).
 	StatusFlushed
+	// StatusLocalLength: the message was longer than MaxMessageBytes
+	// (IBV_WC_LOC_LEN_ERR); the QP failed when it came to segment it,
+	// and the work requests it had not completed are flushed.
+	StatusLocalLength
 )
 
 // String names the status.
@@ -27,6 +31,8 @@ func (s CompletionStatus) String() string {
 		return "retry count exceeded"
 	case StatusFlushed:
 		return "flushed"
+	case StatusLocalLength:
+		return "local length error"
 	}
 	return "status?"
 }
@@ -36,7 +42,8 @@ func (s CompletionStatus) String() string {
 // acknowledgement last moved it on.
 func (n *NIC) retryOrFail(q *qpState, now rtlmodel.Time) bool {
 	if q.retries >= n.cfg.RetryCount {
-		n.failQP(q, now)
+		n.st.qpFailures.Inc()
+		n.failQP(q, now, 0, StatusRetryExceeded)
 		return false
 	}
 	q.retries++
@@ -47,18 +54,19 @@ func (n *NIC) retryOrFail(q *qpState, now rtlmodel.Time) bool {
 // its timeouts start counting again.
 func (q *qpState) progressed() { q.retries = 0 }
 
-// failQP puts q in the error state: the message it was sending completes
-// with StatusRetryExceeded, the others queued behind it with
-// StatusFlushed, and nothing of them is sent or awaited any more. Work
-// requests posted to q later complete at once with StatusFlushed (post).
-// The responder side of q is left as it is.
-func (n *NIC) failQP(q *qpState, now rtlmodel.Time) {
-	n.st.qpFailures.Inc()
+// failQP puts q in the error state: its message culprit (an index into
+// q.msgs) completes with status, every other it has not completed with
+// StatusFlushed, in order, and nothing of them is sent or awaited any
+// more. Work requests posted to q later complete at once with
+// StatusFlushed (post). The responder side of q is left as it is.
+func (n *NIC) failQP(q *qpState, now rtlmodel.Time, culprit int, status CompletionStatus) {
 	q.failed = true
-	status := StatusRetryExceeded
-	for _, m := range q.msgs {
-		n.failMessage(q, m.wr, m.id, now, status)
-		status = StatusFlushed
+	for i, m := range q.msgs {
+		s := StatusFlushed
+		if i == culprit {
+			s = status
+		}
+		n.failMessage(q, m.wr, m.id, now, s)
 	}
 	clear(q.msgs)
 	q.msgs, q.seg = q.msgs[:0], 0

@@ -101,3 +101,43 @@ func TestRetryCountRange(t *testing.T) {
 	require.Equal(t, MaxRetryCount, c.RetryCount)
 	require.NoError(t, c.validate())
 }
+
+// A message longer than MaxMessageBytes, which no work request's 32-bit
+// length can name, fails its QP when segmenting comes to it: it completes
+// with StatusLocalLength (IBV_WC_LOC_LEN_ERR), the one queued behind it
+// and one posted later with StatusFlushed, after the message before it
+// has completed; nothing of it reaches the wire.
+func TestMessageLongerThanAWorkRequestHoldsFailsItsQP(t *testing.T) {
+	e, a, _ := backToBack(t, DefaultConfig(1), DefaultConfig(2))
+	var done []Completion
+	a.OnComplete = func(c Completion) { done = append(done, c) }
+	attachDriver(t, e, a, []WorkRequest{
+		{QP: 3, Dst: 2, DestQP: 5, Bytes: 8192, Posted: 1000},
+		{QP: 3, Dst: 2, DestQP: 5, Bytes: MaxMessageBytes + 1, Posted: 20 * rtlmodel.Microsecond},
+		{QP: 3, Dst: 2, DestQP: 5, Bytes: 4096, Posted: 20*rtlmodel.Microsecond + 100},
+		{QP: 3, Dst: 2, DestQP: 5, Bytes: 4096, Posted: 40 * rtlmodel.Microsecond},
+	})
+	require.NoError(t, e.Run(rtlmodel.Millisecond))
+	require.True(t, e.Idle())
+	require.Len(t, done, 4)
+	require.Equal(t, []CompletionStatus{StatusOK, StatusLocalLength, StatusFlushed, StatusFlushed},
+		[]CompletionStatus{done[0].Status, done[1].Status, done[2].Status, done[3].Status})
+	require.Equal(t, uint64(MaxMessageBytes+1), done[1].Bytes)
+	require.Greater(t, done[1].Placed, rtlmodel.Time(20*rtlmodel.Microsecond))
+	require.Equal(t, uint64(1), counter(t, e, "nicA/qp_length_errors"))
+	require.Zero(t, counter(t, e, "nicA/qp_retry_exceeded"))
+	require.Equal(t, uint64(3), counter(t, e, "nicA/wr_flushed"))
+	require.Equal(t, uint64(2), counter(t, e, "nicA/tx_data"), "the first message's packets alone")
+}
+
+// A message of exactly MaxMessageBytes is accepted: segmenting starts.
+func TestLongestMessageIsSent(t *testing.T) {
+	e, a, _ := backToBack(t, DefaultConfig(1), DefaultConfig(2))
+	var done []Completion
+	a.OnComplete = func(c Completion) { done = append(done, c) }
+	attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Bytes: MaxMessageBytes, Posted: 1000}})
+	require.NoError(t, e.Run(20*rtlmodel.Microsecond))
+	require.Empty(t, done)
+	require.Positive(t, counter(t, e, "nicA/tx_data"))
+	require.Zero(t, counter(t, e, "nicA/qp_length_errors"))
+}

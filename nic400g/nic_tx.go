@@ -126,6 +126,9 @@ func (n *NIC) sendable(q *qpState, now rtlmodel.Time) (rtlmodel.Time, bool) {
 		if m.ready > now {
 			return m.ready, false
 		}
+		if m.wr.Bytes > MaxMessageBytes {
+			return now, true // to fail the QP (sendOne)
+		}
 		if m.wr.Op == OpRead {
 			return now, true // a request: no payload, no credit
 		}
@@ -269,7 +272,8 @@ func (n *NIC) releaseWaiters(now rtlmodel.Time) {
 }
 
 // sendOne sends q's next packet: a pending retransmission, else the next
-// segment of its current message.
+// segment of its current message. A message too long to send
+// (MaxMessageBytes) fails q instead, when segmenting comes to it.
 func (n *NIC) sendOne(q *qpState, now rtlmodel.Time) {
 	switch q.nextTx() {
 	case txReissue:
@@ -279,7 +283,11 @@ func (n *NIC) sendOne(q *qpState, now rtlmodel.Time) {
 		n.sendResponse(q, now)
 		return
 	case txNew:
-		if m := q.segMsg(); m.wr.Op == OpRead {
+		if m := q.segMsg(); m.wr.Bytes > MaxMessageBytes {
+			n.st.lengthErrors.Inc()
+			n.failQP(q, now, q.seg, StatusLocalLength)
+			return
+		} else if m.wr.Op == OpRead {
 			n.startRead(q, m, now)
 			return
 		}
