@@ -63,7 +63,7 @@ func TestExperimentResultsArePinned(t *testing.T) {
 		{"exp3_lossless_pfc_dcqcn", "daa5296076aec70d3d5740150bd318d760c30be9bb0f90a8ca72e5728ea2f9b8"},
 		{"exp3_lossy_trimming", "83b080cbfd0c93bc32f8f8d30af70981aec76d0de487f8b2ae37b06018f805fb"},
 		{"exp4_degraded_pathaware", "c8761609fd74e02aba615767152d4f3c99f0e192fe7130922635ad8a32c7ac1b"},
-		{"exp4_degraded_pathaware_roce", "8e5337c2dee331d33e3d192755addbd63a3c4693c60fbd4898f5aafe3c4b7a98"},
+		{"exp4_degraded_pathaware_roce", "33c603096245c8fda7a1a0cc8c9c7d5fc8ab7188f681fc2274f73b5108785c5a"},
 		{"exp4_degraded_spray", "34705bf2bd40f51d7abdf337e78aca968b0e9de681156e3869e9f5898582ae7f"},
 		{"exp4_degraded_spray_roce", "47403f8e7a21bd89ac27b7c333de24bd6ee96c09114392876e53946968aceada"},
 	}

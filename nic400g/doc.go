@@ -19,8 +19,9 @@
 // their address directly and holds the others in a reorder buffer whose
 // slots are the PSNs right after the expected one (Config.ReorderPackets),
 // completes messages in order, coalesces ACKs with a SACK bitmap,
-// NAKs sequence errors and sends CNPs through the DCQCN notification
-// point. QP contexts come through the QPCache with a bounded number of
+// NAKs sequence errors (under selective repeat, a packet dropped beyond
+// the reorder buffer, on which the sender resends what no SACK has
+// reported) and sends CNPs through the DCQCN notification point. QP contexts come through the QPCache with a bounded number of
 // reads in flight.
 //
 // Operations (WorkRequest.Op; FACTS 1.2 opcodes). An RDMA WRITE (the

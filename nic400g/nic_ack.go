@@ -61,9 +61,12 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 	if flags&flagNAK != 0 {
 		n.st.nakRecv.Inc()
 		q.cc.OnLoss(now, LossNACK)
-		if q.eq != nil {
+		switch {
+		case q.eq != nil:
 			n.eqdsResendHole(q, rtlmodel.Time(d.Meta.Sent))
-		} else {
+		case n.cfg.Recovery == SelectiveRepeat:
+			n.resendUnsacked(q)
+		default:
 			n.rewind(q, 0)
 		}
 	}

@@ -79,17 +79,16 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 			if n.pacer != nil {
 				n.eqdsOnDropped(q, d, now)
 			}
-			if !q.nakSent || q.lastNAK != uint32(exp) {
-				q.nakSent, q.lastNAK = true, uint32(exp)
-				nak := n.sendCtrl(q, now, flagNAK, uint32(exp), 0)
-				if n.pacer != nil {
-					nak.Meta.Sent = d.Meta.Sent // when the packet that found the hole left
-				}
+			if nak := n.nakHole(q, exp, now); nak != nil && n.pacer != nil {
+				nak.Meta.Sent = d.Meta.Sent // when the packet that found the hole left
 			}
 			return
 		case !hasAddr && PSNDiff(psn, exp) > int32(n.cfg.ReorderPackets):
 			// the buffer's slots are the PSNs after exp (Config.ReorderPackets)
 			n.st.reorderDrops.Inc()
+			if n.pacer == nil {
+				n.nakHole(q, exp, now)
+			}
 			return
 		}
 	}
@@ -121,6 +120,20 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 		q.ackAt = now + n.cfg.AckDelay
 		n.schedule(q, q.ackAt)
 	}
+}
+
+// nakHole sends the NAK of a PSN sequence error at exp, the first PSN
+// missing, once for each place the hole is found at (IBTA's responder
+// sends one per sequence error; a UET receiver NACKs a PSN out of its
+// window, PSN_OOR_WINDOW, FACTS 2 NACK codes): for a packet dropped out
+// of order (go-back-N) or beyond the reorder buffer (selective repeat). It
+// returns the NAK, or nil when the hole was NAKed already.
+func (n *NIC) nakHole(q *qpState, exp PSN, now rtlmodel.Time) *packet.Desc {
+	if q.nakSent && q.lastNAK == uint32(exp) {
+		return nil
+	}
+	q.nakSent, q.lastNAK = true, uint32(exp)
+	return n.sendCtrl(q, now, flagNAK, uint32(exp), 0)
 }
 
 // noteMessage remembers the message a packet belongs to, in PSN order,

@@ -45,7 +45,7 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(&s.rxDup, "rx_duplicate", "packets", "duplicate data packets")
 	own(&s.rxOutOfWindow, "rx_out_of_window", "packets", "data packets beyond the PSN window")
 	own(&s.rxOOODrop, "rx_ooo_dropped", "packets", "out-of-order packets dropped by go-back-N")
-	own(&s.reorderDrops, "reorder_full_drops", "packets", "packets without an address dropped beyond the reorder buffer, more than its slots past the expected PSN (stalls)")
+	own(&s.reorderDrops, "reorder_full_drops", "packets", "packets without an address dropped beyond the reorder buffer, more than its slots past the expected PSN (a NAK names the hole, once, unless under EQDS)")
 	own(&s.rxTrimmed, "rx_trimmed", "packets", "trimmed headers received")
 	own(&s.rxCE, "rx_ce", "packets", "CE-marked data packets")
 	own(&s.fcsDrops, "rx_fcs_drops", "frames", "frames dropped for a bad FCS")

@@ -514,6 +514,20 @@ func (n *NIC) rewind(q *qpState, i int) {
 	}
 }
 
+// resendUnsacked queues for retransmission every packet past the
+// acknowledged point that no SACK has reported and none is queued for:
+// the selective-repeat sender's answer to a NAK, which the receiver sends
+// when it drops a packet beyond its reorder buffer (nakHole). Those it
+// dropped, and the hole in front of them, are what it lacks, and no SACK
+// will ever report three packets past a hole as wide as the buffer.
+func (n *NIC) resendUnsacked(q *qpState) {
+	for i := range q.unacked {
+		if p := &q.unacked[i]; !p.pending && !p.sacked {
+			q.markPending(p)
+		}
+	}
+}
+
 // maybeRelease returns an idle QP's active state to the slab.
 func (n *NIC) maybeRelease(q *qpState) {
 	if q.failed || q.inRing || len(q.msgs) > 0 || len(q.unacked) > 0 || q.sinceAck > 0 || q.timerAt != 0 ||
