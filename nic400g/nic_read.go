@@ -26,7 +26,10 @@ import (
 // algorithms at the responder, which counts each read's responses in
 // flight from what it sent to what the feedback says is placed
 // (nic_read_flight.go); DCQCN needs only the CNPs the requester's
-// notification point sends.
+// notification point sends. Feedback that a read is wholly placed also
+// stops any job still serving it (a request issued again that came after
+// the responses it asked for), and the requester answers a response of a
+// read it no longer waits for with such feedback.
 // Under EQDS, read responses are not credit-gated: the pull loop drives
 // WRITE and SEND data.
 
@@ -144,6 +147,9 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 	}
 	if r == nil {
 		n.st.rxDup.Inc()
+		if q != nil && q.cc != nil {
+			n.sendReadDone(q, d, now)
+		}
 		return
 	}
 	psn := PSN(d.Meta.PSN)
@@ -200,6 +206,19 @@ func (n *NIC) sendReadAck(q *qpState, now rtlmodel.Time, r *readOut) {
 	r.since, q.ce, q.lastINT = 0, false, false
 }
 
+// sendReadDone answers a response d of a read the requester no longer
+// waits for (it completed, or its QP failed) with feedback that the whole
+// message is placed: the responder stops serving the read, which a
+// request issued again before the read completed may have queued, and its
+// congestion control hears of the response, which it would otherwise
+// count in flight until its timeout.
+func (n *NIC) sendReadDone(q *qpState, d *packet.Desc, now rtlmodel.Time) {
+	msg, length, sent := d.Meta.Msg, d.Meta.Length, d.Meta.Sent
+	a := n.sendCtrl(q, now, flagAck|flagReadResp, d.Meta.PSN, 0)
+	a.Meta.Msg, a.Meta.Sent = msg, sent
+	a.Meta.Offset, a.Meta.Length = length, length
+}
+
 // armReadAck starts the feedback's delay timer when a read has responses
 // placed that no feedback has reported: fewer than AckEvery, so the
 // feedback goes after AckDelay at the latest, as a data ACK does, and a
@@ -236,6 +255,9 @@ func (n *NIC) rxReadAck(d *packet.Desc, now rtlmodel.Time) {
 		return
 	}
 	acked := n.rspPlaced(q, d.Meta.Msg, d.Meta.Length, d.Meta.Offset, now)
+	if d.Meta.Offset >= d.Meta.Length {
+		n.dropDoneJob(q, d.Meta.Msg, now)
+	}
 	ev := &n.ackEv
 	*ev = AckEvent{AckedBytes: acked, ECE: d.Meta.Flags&flagECE != 0, Entropy: d.Meta.Entropy}
 	if d.Meta.Sent != 0 {

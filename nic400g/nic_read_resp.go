@@ -86,6 +86,24 @@ func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rt
 	}
 }
 
+// dropDoneJob stops serving read message msg, which the requester's
+// feedback says is wholly placed: a job for it, queued by a request
+// issued again before the read completed, would send only what the
+// requester has, ahead of the QP's later reads.
+func (n *NIC) dropDoneJob(q *qpState, msg uint32, now rtlmodel.Time) {
+	for i := range q.rsps {
+		if q.rsps[i].msg != msg {
+			continue
+		}
+		n.st.staleJobs.Inc()
+		q.rsps = append(q.rsps[:i], q.rsps[i+1:]...)
+		if i == 0 && len(q.rsps) > 0 {
+			n.startJobReads(&q.rsps[0], now)
+		}
+		return
+	}
+}
+
 // startJobReads issues the first payload reads of a read job.
 func (n *NIC) startJobReads(j *readJob, now rtlmodel.Time) {
 	mtu := uint64(n.cfg.MTU)
