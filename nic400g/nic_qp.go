@@ -169,6 +169,9 @@ type qpState struct {
 	rsps   []readJob
 	rspOut []rspFlight
 	rspRTO rtlmodel.Time
+	// read requests that came ahead of the expected PSN, held until it
+	// reaches them (selective repeat; nic_read_early.go)
+	early []earlyRead
 
 	// responder side
 	rw          *RecvWindow

@@ -5,11 +5,8 @@ import (
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
-// rxReadReq is the responder's handling of an RDMA READ request: in PSN
-// order it reserves the responses' PSNs and queues the read; a duplicate
-// (a re-issued request, PSN before the expected one) is served again
-// from its PSN; one ahead of the expected PSN waits for the requester to
-// issue it again.
+// rxReadReq is the responder's handling of an RDMA READ request
+// (takeReadReq).
 func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 	n.st.rxReadReqs.Inc()
 	q := n.responder(d)
@@ -19,18 +16,31 @@ func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 	if q.paths == nil {
 		q.paths = n.newPaths(q.id)
 	}
-	psn, exp := PSN(d.Meta.PSN), q.rw.Expected()
-	mtu := uint64(n.cfg.MTU)
 	if d.Meta.Length <= d.Meta.Offset {
 		n.st.rxDup.Inc()
 		return
 	}
-	switch c := PSNCompare(psn, exp); {
+	n.takeReadReq(q, earlyRead{psn: PSN(d.Meta.PSN), msg: d.Meta.Msg, offset: d.Meta.Offset, length: d.Meta.Length,
+		posted: rtlmodel.Time(d.Meta.Posted)}, now)
+}
+
+// takeReadReq is the responder's handling of read request r: in PSN
+// order it reserves the responses' PSNs and queues the read, then takes
+// any request held that is in order now; a duplicate is served again
+// from its PSN; one ahead of the expected PSN is held for its turn under
+// selective repeat (holdEarlyRead), and dropped under go-back-N, to be
+// issued again.
+func (n *NIC) takeReadReq(q *qpState, r earlyRead, now rtlmodel.Time) {
+	exp := q.rw.Expected()
+	switch c := PSNCompare(r.psn, exp); {
 	case c > 0:
-		n.st.rxOOODrop.Inc()
+		if !n.holdEarlyRead(q, r) {
+			n.st.rxOOODrop.Inc()
+		}
 		return
 	case c == 0:
-		pkts := uint32((d.Meta.Length - d.Meta.Offset + mtu - 1) / mtu)
+		mtu := uint64(n.cfg.MTU)
+		pkts := uint32((r.length - r.offset + mtu - 1) / mtu)
 		held := q.rw.Held()
 		q.rw.Skip(pkts)
 		q.nakSent = false
@@ -43,13 +53,14 @@ func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 		}
 	default:
 		n.st.rxDup.Inc()
-		n.dropStaleJob(q, d.Meta.Msg, d.Meta.Offset, d.Meta.Length, now)
+		n.dropStaleJob(q, r.msg, r.offset, r.length, now)
 	}
-	q.rsps = append(q.rsps, readJob{msg: d.Meta.Msg, psn: psn, start: d.Meta.Offset, offset: d.Meta.Offset,
-		readEnd: d.Meta.Offset, length: d.Meta.Length, posted: rtlmodel.Time(d.Meta.Posted)})
+	q.rsps = append(q.rsps, readJob{msg: r.msg, psn: r.psn, start: r.offset, offset: r.offset,
+		readEnd: r.offset, length: r.length, posted: r.posted})
 	if len(q.rsps) == 1 {
 		n.startJobReads(&q.rsps[0], now)
 	}
+	n.takeEarlyReads(q, now)
 	n.reconsider(q, now)
 }
 

@@ -120,6 +120,9 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 		q.ackAt = now + n.cfg.AckDelay
 		n.schedule(q, q.ackAt)
 	}
+	if len(q.early) > 0 {
+		n.takeEarlyReads(q, now) // a read request held for this PSN
+	}
 }
 
 // nakHole sends the NAK of a PSN sequence error at exp, the first PSN

@@ -22,7 +22,7 @@ type nicStats struct {
 	cqeOverflow, icrcDrops, pulls, pullRecv, stalePulls rtlmodel.Counter
 	readReqs, rxReadReqs, readResps, readReissues       rtlmodel.Counter
 	qpFailures, flushed, intAcks, intHops               rtlmodel.Counter
-	lengthErrors, staleJobs                             rtlmodel.Counter
+	lengthErrors, staleJobs, earlyReads                 rtlmodel.Counter
 	paused                                              rtlmodel.TimeMeter // the transmitter paused by PFC
 	oneWay                                              *rtlmodel.Histogram
 }
@@ -72,6 +72,7 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(&s.rxReadReqs, "rx_read_requests", "packets", "RDMA READ requests received")
 	own(&s.readResps, "read_responses", "packets", "READ response packets sent")
 	own(&s.readReissues, "read_reissues", "packets", "reads issued again from the first missing response")
+	own(&s.earlyReads, "rx_read_requests_early", "packets", "read requests held for their turn, having come ahead of the expected PSN (selective repeat)")
 	own(&s.staleJobs, "read_jobs_dropped", "reads", "reads the responder stopped serving when the requester's feedback said they were wholly placed")
 	own(&s.qpFailures, "qp_retry_exceeded", "QPs", "QPs failed after Config.RetryCount timeouts in a row without progress")
 	own(&s.lengthErrors, "qp_length_errors", "QPs", "QPs failed at a message longer than MaxMessageBytes")

@@ -537,7 +537,8 @@ func (n *NIC) maybeRelease(q *qpState) {
 	if q.rw != nil && q.rw.Held() > 0 {
 		return
 	}
-	if n.pacer != nil && n.pacer.Pending(q.id) > 0 || len(q.reads) > 0 || len(q.rsps) > 0 || q.rspRTO != 0 || q.readAckAt != 0 {
+	if n.pacer != nil && n.pacer.Pending(q.id) > 0 || len(q.reads) > 0 || len(q.rsps) > 0 || q.rspRTO != 0 || q.readAckAt != 0 ||
+		len(q.early) > 0 {
 		return
 	}
 	ctx := n.store.Context(q.id)

@@ -1,0 +1,66 @@
+package nic400g
+
+import "github.com/fabricmodel/fabricmodel/rtlmodel"
+
+// A READ request sprayed over paths of different lengths can overtake a
+// packet sent before it on its QP: another read's request, or a WRITE's
+// data. IBTA's responder discards it (a PSN sequence error), and the
+// requester learns of it only at its timeout. Under selective repeat,
+// whose receiver holds data that overtakes a hole, the responder holds
+// such a request too, and takes it when the expected PSN reaches it, so
+// that reads and writes still execute in PSN order.
+
+// maxEarlyReads bounds the read requests a QP holds ahead of its expected
+// PSN; one more is dropped, as IBTA's responder drops them all.
+const maxEarlyReads = 16
+
+// earlyRead is what the responder keeps of a read request.
+type earlyRead struct {
+	psn            PSN
+	msg            uint32
+	offset, length uint64
+	posted         rtlmodel.Time
+}
+
+// holdEarlyRead keeps request r, which came ahead of the expected PSN,
+// for its turn, and reports whether it did: under selective repeat, up
+// to maxEarlyReads of them, within the receive window, and each PSN once.
+func (n *NIC) holdEarlyRead(q *qpState, r earlyRead) bool {
+	if n.cfg.Recovery != SelectiveRepeat || len(q.early) >= maxEarlyReads ||
+		PSNDiff(r.psn, q.rw.Expected()) >= int32(q.rw.Size()) {
+		return false
+	}
+	for _, e := range q.early {
+		if e.psn == r.psn {
+			n.st.rxDup.Inc()
+			return true
+		}
+	}
+	n.st.earlyReads.Inc()
+	q.early = append(q.early, r)
+	return true
+}
+
+// takeEarlyReads takes the held request the expected PSN has reached, if
+// any (takeReadReq then looks again), and drops those it has passed: the
+// PSNs they reserve were taken another way, by a request issued again.
+func (n *NIC) takeEarlyReads(q *qpState, now rtlmodel.Time) {
+	exp := q.rw.Expected()
+	k := 0
+	var due *earlyRead
+	for i := range q.early {
+		r := q.early[i]
+		switch c := PSNCompare(r.psn, exp); {
+		case c == 0 && due == nil:
+			due = &earlyRead{}
+			*due = r
+		case c > 0:
+			q.early[k] = r
+			k++
+		}
+	}
+	q.early = q.early[:k]
+	if due != nil {
+		n.takeReadReq(q, *due, now)
+	}
+}
