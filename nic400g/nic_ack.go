@@ -61,6 +61,9 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 	if flags&flagNAK != 0 {
 		n.st.nakRecv.Inc()
 		q.cc.OnLoss(now, LossNACK)
+		if q.eq == nil {
+			n.reissueNAKed(q, cum, now)
+		}
 		switch {
 		case q.eq != nil:
 			n.eqdsResendHole(q, rtlmodel.Time(d.Meta.Sent))

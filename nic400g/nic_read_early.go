@@ -8,7 +8,10 @@ import "github.com/fabricmodel/fabricmodel/rtlmodel"
 // requester learns of it only at its timeout. Under selective repeat,
 // whose receiver holds data that overtakes a hole, the responder holds
 // such a request too, and takes it when the expected PSN reaches it, so
-// that reads and writes still execute in PSN order.
+// that reads and writes still execute in PSN order. Under go-back-N, or
+// with no room to hold it, it drops the request and NAKs the hole in
+// front of it, as IBTA's responder does a sequence error, and the
+// requester issues again every read the responder has not taken.
 
 // maxEarlyReads bounds the read requests a QP holds ahead of its expected
 // PSN; one more is dropped, as IBTA's responder drops them all.
@@ -62,5 +65,19 @@ func (n *NIC) takeEarlyReads(q *qpState, now rtlmodel.Time) {
 	q.early = q.early[:k]
 	if due != nil {
 		n.takeReadReq(q, *due, now)
+	}
+}
+
+// reissueNAKed issues again every read of q whose request the responder
+// dropped: a NAK at psn says it discarded what came from psn on, and a
+// read it took reserved its PSNs there, so a read from psn on with no
+// response yet was not taken.
+func (n *NIC) reissueNAKed(q *qpState, psn PSN, now rtlmodel.Time) {
+	for i := range q.reads {
+		r := &q.reads[i]
+		if first := PSN(r.m.firstPSN); r.next == first && PSNCompare(first, psn) >= 0 {
+			q.markReissue(r)
+			n.reconsider(q, now)
+		}
 	}
 }

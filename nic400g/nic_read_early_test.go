@@ -10,9 +10,11 @@ import (
 // A READ request that overtakes the one sent before it on its QP is held
 // for its turn under selective repeat: the wire swaps the requests of two
 // reads posted together, and both complete within a few microseconds, in
-// order (3.81 and 4.63 us), with nothing issued again. Dropped, as
-// go-back-N still drops it, the second read waits for the requester's
-// 50 us timeout (55.48 us).
+// order (3.81 and 4.63 us), with nothing issued again. Go-back-N drops it
+// and NAKs the hole in front of it, and the requester issues both reads
+// again, as it goes back to the NAK's PSN (4.42 and 5.24 us). Dropped
+// without the NAK, the second read waited for the requester's 50 us
+// timeout (55.48 us).
 func TestReadRequestThatOvertakesAnotherIsHeld(t *testing.T) {
 	for _, recovery := range []Recovery{SelectiveRepeat, GoBackN} {
 		ca, cb := DefaultConfig(1), DefaultConfig(2)
@@ -49,8 +51,10 @@ func TestReadRequestThatOvertakesAnotherIsHeld(t *testing.T) {
 			continue
 		}
 		require.Zero(t, counter(t, e, "nicB/rx_read_requests_early"))
-		require.Equal(t, uint64(1), counter(t, e, "nicA/timeouts"))
-		require.Greater(t, (*reads)[1].Placed, ca.RTO)
+		require.Equal(t, uint64(1), counter(t, e, "nicA/nak_received"))
+		require.Equal(t, uint64(2), counter(t, e, "nicA/read_reissues"), "go back to the first read")
+		require.Zero(t, counter(t, e, "nicA/timeouts"))
+		require.Less(t, (*reads)[1].Placed, 6*rtlmodel.Microsecond)
 	}
 }
 

@@ -28,14 +28,17 @@ func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 // order it reserves the responses' PSNs and queues the read, then takes
 // any request held that is in order now; a duplicate is served again
 // from its PSN; one ahead of the expected PSN is held for its turn under
-// selective repeat (holdEarlyRead), and dropped under go-back-N, to be
-// issued again.
+// selective repeat (holdEarlyRead), and dropped under go-back-N with a
+// NAK of the hole in front of it, on which the requester issues it again.
 func (n *NIC) takeReadReq(q *qpState, r earlyRead, now rtlmodel.Time) {
 	exp := q.rw.Expected()
 	switch c := PSNCompare(r.psn, exp); {
 	case c > 0:
 		if !n.holdEarlyRead(q, r) {
 			n.st.rxOOODrop.Inc()
+			if n.pacer == nil {
+				n.nakHole(q, exp, now) // the requester issues the read again (reissueNAKed)
+			}
 		}
 		return
 	case c == 0:
