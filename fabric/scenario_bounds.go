@@ -56,10 +56,9 @@ func (s *Scenario) checkBounds() error {
 	mm("topology.host_cable_mm", topo.HostCableMillimetres)
 	mm("topology.tier1_cable_mm", topo.Tier1CableMillimetres)
 	mm("topology.tier2_cable_mm", topo.Tier2CableMillimetres)
-	const flowBytes = flowBytesBound
-	bound("workload.bytes", s.Workload.Bytes, maxFlowBytes, "bytes", flowBytes)
+	bound("workload.bytes", s.Workload.Bytes, maxFlowBytes, "bytes", flowBytesBound)
 	for i, p := range s.Workload.SizeCDF {
-		bound(fmt.Sprintf("workload.size_cdf.%d.bytes", i), p.Bytes, maxFlowBytes, "bytes", flowBytes)
+		bound(fmt.Sprintf("workload.size_cdf.%d.bytes", i), p.Bytes, maxFlowBytes, "bytes", flowBytesBound)
 	}
 	bound("switch.buffer_bytes", s.Switch.BufferBytes, MaxSwitchBufferBytes, "bytes",
 		"2 GB, ten times the largest buffer of a 51.2T switch (Teralynx 10, more than 200 MB)")

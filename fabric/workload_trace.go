@@ -27,9 +27,9 @@ const traceOpColumn = "op"
 // bytes and start_ns and, if it likes, op (any order, case and
 // surrounding spaces ignored; no other columns), then one flow per row:
 // source and destination endpoint (the data goes from src to dst),
-// message bytes (1 to 4 GiB − 1), start time in
-// nanoseconds (up to 10 s) and the operation, write, send or read (an
-// RDMA READ that dst posts; empty or no column: write). A UTF-8 byte order mark before the header is skipped. Lines
+// message bytes (1 to 4 GiB − 1), start time in nanoseconds (up to
+// 10 s) and the operation, write, send or read (an RDMA READ that dst
+// posts; empty or no column: write). A UTF-8 byte order mark before the header is skipped. Lines
 // starting with # are comments. Flows get IDs in row order and no dependencies.
 // Errors name the line (1 is the header). Endpoints are TopologyConfig
 // ids (FACTS 5.3); times become picoseconds.

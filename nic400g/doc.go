@@ -21,8 +21,9 @@
 // completes messages in order, coalesces ACKs with a SACK bitmap,
 // NAKs sequence errors (under selective repeat, a packet dropped beyond
 // the reorder buffer, on which the sender resends what no SACK has
-// reported) and sends CNPs through the DCQCN notification point. QP contexts come through the QPCache with a bounded number of
-// reads in flight.
+// reported) and sends CNPs through the DCQCN notification point. QP
+// contexts come through the QPCache with a bounded number of reads in
+// flight.
 //
 // Operations (WorkRequest.Op; FACTS 1.2 opcodes). An RDMA WRITE (the
 // default) is RDMA_WRITE_FIRST/MIDDLE/LAST/ONLY with the address (RETH)

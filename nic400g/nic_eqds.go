@@ -104,8 +104,8 @@ func (q *qpState) eqdsAsk(p *sentPkt, m *message, retx bool) {
 	ask += q.eq.TakeReclaim()
 	if ask > math.MaxUint32 {
 		// more than a request field holds (a message near 4 GiB with
-		// reclaimed credit to ask for again): the
-		// rest rides the next new packets
+		// reclaimed credit to ask for again): the rest rides the next
+		// new packets
 		q.eq.GiveBack(ask - math.MaxUint32)
 		ask = math.MaxUint32
 	}

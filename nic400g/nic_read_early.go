@@ -50,21 +50,20 @@ func (n *NIC) holdEarlyRead(q *qpState, r earlyRead) bool {
 func (n *NIC) takeEarlyReads(q *qpState, now rtlmodel.Time) {
 	exp := q.rw.Expected()
 	k := 0
-	var due *earlyRead
-	for i := range q.early {
-		r := q.early[i]
+	var due earlyRead
+	found := false
+	for _, r := range q.early {
 		switch c := PSNCompare(r.psn, exp); {
-		case c == 0 && due == nil:
-			due = &earlyRead{}
-			*due = r
+		case c == 0 && !found:
+			due, found = r, true
 		case c > 0:
 			q.early[k] = r
 			k++
 		}
 	}
 	q.early = q.early[:k]
-	if due != nil {
-		n.takeReadReq(q, *due, now)
+	if found {
+		n.takeReadReq(q, due, now)
 	}
 }
 

@@ -129,8 +129,9 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 // missing, once for each place the hole is found at (IBTA's responder
 // sends one per sequence error; a UET receiver NACKs a PSN out of its
 // window, PSN_OOR_WINDOW, FACTS 2 NACK codes): for a packet dropped out
-// of order (go-back-N) or beyond the reorder buffer (selective repeat). It
-// returns the NAK, or nil when the hole was NAKed already.
+// of order (go-back-N), beyond the reorder buffer (selective repeat), or
+// a READ request dropped ahead of its turn (takeReadReq). It returns the
+// NAK, or nil when the hole was NAKed already.
 func (n *NIC) nakHole(q *qpState, exp PSN, now rtlmodel.Time) *packet.Desc {
 	if q.nakSent && q.lastNAK == uint32(exp) {
 		return nil
