@@ -14,9 +14,9 @@ import (
 // ones behind it, never the three selective repeat waits for, and what
 // overtakes it by more is dropped. When those drops went unreported, each
 // such hole waited for a 200 us timeout, and after 20 ms one flow had
-// sent no further than PSN 3,262 of its 4,096 packets. Each drop's NAK now has the sender
-// resend what no SACK has reported, and every flow completes within
-// 1 ms, with no timeout.
+// sent no further than PSN 3,262 of its 4,096 packets. Each drop's NAK
+// now has the sender resend what no SACK has reported, and every flow
+// completes within 1 ms, with no timeout.
 func TestSmallReorderBufferOverSprayedPathsCompletes(t *testing.T) {
 	s, err := ParseScenario("s.yaml", []byte(`
 name: small-reorder-buffer

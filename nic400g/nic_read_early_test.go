@@ -79,7 +79,14 @@ func TestReadRequestThatOvertakesWriteDataWaitsForIt(t *testing.T) {
 		}
 		return []wireFrame{f}
 	}
-	e, a, b := scriptedCable(t, ca, cb, ab, nil)
+	var firstResponse rtlmodel.Time
+	ba := func(f wireFrame, now rtlmodel.Time) []wireFrame {
+		if f.Frame.Meta.Flags&flagReadResp != 0 && f.Frame.Meta.Flags&flagData != 0 && firstResponse == 0 {
+			firstResponse = now
+		}
+		return []wireFrame{f}
+	}
+	e, a, b := scriptedCable(t, ca, cb, ab, ba)
 	done := requesterCompletions(a)
 	var writeDone rtlmodel.Time
 	b.OnComplete = func(c Completion) {
@@ -95,6 +102,7 @@ func TestReadRequestThatOvertakesWriteDataWaitsForIt(t *testing.T) {
 	require.True(t, released)
 	require.Len(t, *done, 2)
 	require.NotZero(t, writeDone, "the write is placed at the responder")
+	require.GreaterOrEqual(t, firstResponse, writeDone, "the read is served once the write is in order")
 	require.Equal(t, uint64(1), counter(t, e, "nicB/rx_read_requests_early"))
 	require.Zero(t, counter(t, e, "nicA/read_reissues"))
 	require.Zero(t, counter(t, e, "nicA/retransmits"))

@@ -88,16 +88,7 @@ func (n *NIC) responder(d *packet.Desc) *qpState {
 // leave the in-flight count (rspReissued).
 func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rtlmodel.Time) {
 	n.rspReissued(q, msg, length, offset, now)
-	for i := range q.rsps {
-		if q.rsps[i].msg != msg {
-			continue
-		}
-		q.rsps = append(q.rsps[:i], q.rsps[i+1:]...)
-		if i == 0 && len(q.rsps) > 0 {
-			n.startJobReads(&q.rsps[0], now)
-		}
-		return
-	}
+	n.dropJob(q, msg, now)
 }
 
 // dropDoneJob stops serving read message msg, which the requester's
@@ -105,17 +96,27 @@ func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rt
 // issued again before the read completed, would send only what the
 // requester has, ahead of the QP's later reads.
 func (n *NIC) dropDoneJob(q *qpState, msg uint32, now rtlmodel.Time) {
+	if n.dropJob(q, msg, now) {
+		n.st.staleJobs.Inc()
+	}
+}
+
+// dropJob stops the job serving read message msg, if one is queued (a
+// request reserves a message's PSNs once, so there is at most one), and
+// starts the payload reads of the job that comes to the head. It reports
+// whether it stopped one.
+func (n *NIC) dropJob(q *qpState, msg uint32, now rtlmodel.Time) bool {
 	for i := range q.rsps {
 		if q.rsps[i].msg != msg {
 			continue
 		}
-		n.st.staleJobs.Inc()
 		q.rsps = append(q.rsps[:i], q.rsps[i+1:]...)
 		if i == 0 && len(q.rsps) > 0 {
 			n.startJobReads(&q.rsps[0], now)
 		}
-		return
+		return true
 	}
+	return false
 }
 
 // startJobReads issues the first payload reads of a read job.
