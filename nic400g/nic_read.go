@@ -26,10 +26,13 @@ import (
 // algorithms at the responder, which counts each read's responses in
 // flight from what it sent to what the feedback says is placed
 // (nic_read_flight.go); DCQCN needs only the CNPs the requester's
-// notification point sends. Feedback that a read is wholly placed also
-// stops any job still serving it (a request issued again that came after
-// the responses it asked for), and the requester answers a response of a
-// read it no longer waits for with such feedback.
+// notification point sends. A request issued again is to that congestion
+// control what a NAK is to a writer's (LossNACK), and responses given up
+// at the responder's timer what a timeout is (LossTimeout). Feedback
+// that a read is wholly placed also stops any job still serving it (a
+// request issued again that came after the responses it asked for), and
+// the requester answers a response of a read it no longer waits for with
+// such feedback.
 // Under EQDS, read responses are not credit-gated: the pull loop drives
 // WRITE and SEND data.
 

@@ -104,11 +104,21 @@ func (n *NIC) restartRspTimer(q *qpState, now rtlmodel.Time) {
 // issues again whatever it still lacks, and the feedback on what it got
 // may itself have been lost. Counted until then, the responses of a read
 // whose last feedback was lost held the QP's window shut for good, and
-// with the window the data it sends.
-func (n *NIC) rspTimeout(q *qpState) {
+// with the window the data it sends. Responses counted in flight that
+// no feedback came for are losses to the congestion control, as a
+// writer's timeout is (LossTimeout).
+func (n *NIC) rspTimeout(q *qpState, now rtlmodel.Time) {
+	var out uint64
 	for i := range q.rspOut {
 		f := &q.rspOut[i]
+		out += f.out()
 		q.inflight -= min(q.inflight, f.out())
+	}
+	if out > 0 {
+		n.st.rspTimeouts.Inc()
+		if q.eq == nil {
+			q.cc.OnLoss(now, LossTimeout)
+		}
 	}
 	q.rspOut = q.rspOut[:0]
 	q.rspRTO = 0

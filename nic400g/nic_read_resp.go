@@ -85,10 +85,16 @@ func (n *NIC) responder(d *packet.Desc) *qpState {
 // dropStaleJob handles a re-issued read of message msg (of length bytes)
 // from offset: the requester dropped every response from there on, so a
 // job still serving the message stops, and the bytes sent past offset
-// leave the in-flight count (rspReissued).
+// leave the in-flight count (rspReissued). The request is to the
+// responder's congestion control what a NAK is to a writer's: a response
+// was lost or trimmed on the way (LossNACK).
 func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rtlmodel.Time) {
 	n.rspReissued(q, msg, length, offset, now)
 	n.dropJob(q, msg, now)
+	n.st.rxReissues.Inc()
+	if q.eq == nil {
+		q.cc.OnLoss(now, LossNACK)
+	}
 }
 
 // dropDoneJob stops serving read message msg, which the requester's

@@ -23,6 +23,7 @@ type nicStats struct {
 	readReqs, rxReadReqs, readResps, readReissues       rtlmodel.Counter
 	qpFailures, flushed, intAcks, intHops               rtlmodel.Counter
 	lengthErrors, staleJobs, earlyReads                 rtlmodel.Counter
+	rxReissues, rspTimeouts                             rtlmodel.Counter
 	paused                                              rtlmodel.TimeMeter // the transmitter paused by PFC
 	oneWay                                              *rtlmodel.Histogram
 }
@@ -73,6 +74,8 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(&s.readResps, "read_responses", "packets", "READ response packets sent")
 	own(&s.readReissues, "read_reissues", "packets", "reads issued again from the first missing response")
 	own(&s.earlyReads, "rx_read_requests_early", "packets", "read requests held for their turn, having come ahead of the expected PSN (selective repeat)")
+	own(&s.rxReissues, "rx_read_reissues", "packets", "READ requests issued again that the responder served (each a NAK to its congestion control, but under EQDS)")
+	own(&s.rspTimeouts, "response_timeouts", "events", "times the responder gave up the READ responses it counted in flight, no feedback having come for an RTO (each a timeout to its congestion control, but under EQDS)")
 	own(&s.staleJobs, "read_jobs_dropped", "reads", "reads the responder stopped serving when the requester's feedback said they were wholly placed")
 	own(&s.qpFailures, "qp_retry_exceeded", "QPs", "QPs failed after Config.RetryCount timeouts in a row without progress")
 	own(&s.lengthErrors, "qp_length_errors", "QPs", "QPs failed at a message longer than MaxMessageBytes")

@@ -97,7 +97,7 @@ func (n *NIC) serviceQP(q *qpState, now rtlmodel.Time) {
 		n.readTimeout(q, now)
 	}
 	if q.rspRTO != 0 && q.rspRTO <= now {
-		n.rspTimeout(q)
+		n.rspTimeout(q, now)
 	}
 	n.reconsider(q, now)
 }
