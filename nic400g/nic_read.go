@@ -51,6 +51,9 @@ type readOut struct {
 	reissue bool // a request for the rest is queued
 	gapAt   PSN  // next when a gap last re-issued the read
 	gapSet  bool
+	// of the ReorderTolerance responses just past gapAt, how many came
+	// again since the read was issued again for it (OOOReads)
+	dupsPast int
 }
 
 // readJob is a read request the responder serves.

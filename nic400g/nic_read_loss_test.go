@@ -85,3 +85,39 @@ func TestLostReadResponseIsALossToTheResponder(t *testing.T) {
 		})
 	}
 }
+
+// A read issued again for a gap (Config.OOOReads) whose response for the
+// gap is lost again is issued again once ReorderTolerance responses held
+// past the gap have come a second time: they are the responses of the
+// request issued again, which passed the gap. The wire loses the fifth
+// response of 32 twice; the read is issued again twice and is placed at
+// 9.77 us, with no timeout.
+//
+// Issued again only when the gap moved, the read waited for its timeout
+// (here 100 us) after the second loss.
+func TestReadGapLostTwiceIsIssuedAgainWithoutATimeout(t *testing.T) {
+	ca, cb := DefaultConfig(1), DefaultConfig(2)
+	ca.OOOReads = true
+	ca.RTO = 100 * rtlmodel.Microsecond
+	mtu := uint64(ca.MTU)
+	const packets = 32
+	lost := 0
+	ba := func(f wireFrame, _ rtlmodel.Time) []wireFrame {
+		m := f.Frame.Meta
+		if lost < 2 && m.Flags&(flagData|flagReadResp) == flagData|flagReadResp && m.Offset == 4*mtu {
+			lost++
+			return nil
+		}
+		return []wireFrame{f}
+	}
+	e, a, _ := scriptedCable(t, ca, cb, nil, ba)
+	reads := requesterCompletions(a)
+	attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Op: OpRead, Bytes: packets * mtu, Posted: 1000}})
+	require.NoError(t, e.Run(rtlmodel.Millisecond))
+	require.Equal(t, 2, lost)
+	require.Len(t, *reads, 1)
+	require.Equal(t, StatusOK, (*reads)[0].Status)
+	require.Equal(t, uint64(2), counter(t, e, "nicA/read_reissues"))
+	require.Zero(t, counter(t, e, "nicA/timeouts"))
+	require.Less(t, (*reads)[0].Placed, 20*rtlmodel.Microsecond)
+}

@@ -11,7 +11,10 @@ import (
 // the read is issued again from the next. With OOOReads a response up to
 // RecvWindow PSNs past the next is placed where its PSN says, and the
 // read is issued again from the first missing one only when
-// ReorderTolerance responses past it have come, or when one was trimmed.
+// ReorderTolerance responses past it have come, or when one was trimmed,
+// and once more for the same gap when the ReorderTolerance responses
+// just past it have come a second time (the request issued again passed
+// the gap, and the gap's response was lost again).
 // A taken response moves r.next past every response now placed in order,
 // and r.got with it.
 func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now rtlmodel.Time) bool {
@@ -45,6 +48,17 @@ func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now
 	switch res, _ := r.held.Receive(psn); res {
 	case RecvDuplicate:
 		n.st.rxDup.Inc()
+		if d := PSNDiff(psn, r.next); d > 0 && int(d) <= n.cfg.ReorderTolerance && r.gapSet && r.gapAt == r.next {
+			// one of the responses just past the gap came again: the
+			// request issued again is being served and has passed the
+			// gap, whose own response was lost again. Those of an
+			// earlier request, served further on, do not count.
+			r.dupsPast++
+			if r.dupsPast >= n.cfg.ReorderTolerance {
+				r.gapSet = false
+				n.readGap(q, r, now)
+			}
+		}
 		return false
 	case RecvOutOfWindow:
 		n.st.rxOutOfWindow.Inc()
@@ -65,7 +79,7 @@ func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now
 // place the gap is found at.
 func (n *NIC) readGap(q *qpState, r *readOut, now rtlmodel.Time) {
 	if !r.gapSet || r.gapAt != r.next {
-		r.gapSet, r.gapAt = true, r.next
+		r.gapSet, r.gapAt, r.dupsPast = true, r.next, 0
 		q.markReissue(r)
 		n.reconsider(q, now)
 	}
