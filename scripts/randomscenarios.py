@@ -53,7 +53,8 @@ for i in range(args.count):
     elif topo["kind"] == "leafspine" and r.random() < 0.15:
         topo["kind"] = "rails"
         topo["rails"] = 2
-    hosts = topo.get("leaves", 8) * topo.get("hosts_per_leaf", 2) if topo["kind"] == "leafspine" else 16
+    # the endpoints a workload spans: a rail fabric's run within each plane
+    hosts = topo["leaves"] * topo["hosts_per_leaf"] if topo["kind"] in ("leafspine", "rails") else 16
     cc = r.choice(CCS)
     lossless = r.random() < 0.5
     sw = {"lb": r.choice(["perflow", "spray", "roundrobin", "random", "dlb"])}
