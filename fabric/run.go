@@ -79,6 +79,12 @@ func (s *Scenario) switchConfig() (switchasic.Config, error) {
 	if w.BufferBytes > 0 {
 		c.TM.BufferBytes = w.BufferBytes
 	}
+	shift, err := w.alphaShift()
+	if err != nil {
+		return c, err
+	}
+	c.TM.AlphaShift = shift
+	c.TM.QueueReserveBytes = w.QueueReserveBytes
 	if w.LB != "" {
 		m := map[string]switchasic.LBMode{"perflow": switchasic.PerFlow, "spray": switchasic.PerPacketEntropy,
 			"roundrobin": switchasic.RoundRobin, "random": switchasic.Random, "dlb": switchasic.DLB}

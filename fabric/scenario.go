@@ -53,12 +53,20 @@ type ScenarioTopology struct {
 type ScenarioSwitch struct {
 	// BufferBytes is each switch's shared buffer (0: the default, the
 	// Tomahawk 5's 173.3 MB), at most MaxSwitchBufferBytes.
-	BufferBytes     uint64   `yaml:"buffer_bytes"`
-	LB              string   `yaml:"lb"` // perflow, spray, roundrobin, random, dlb
-	PFCClasses      []int    `yaml:"pfc_classes"`
-	ECN             *ECNSpec `yaml:"ecn"`
-	Trimming        bool     `yaml:"trimming"`
-	CutThroughBytes *int     `yaml:"cut_through_bytes"`
+	BufferBytes uint64 `yaml:"buffer_bytes"`
+	// Alpha is the dynamic threshold of the lossy queues: past its
+	// reserve a queue may hold alpha times the shared pool's free cells.
+	// A power of two from 1/128 to 256 (nil: the default, 1).
+	Alpha *float64 `yaml:"alpha"`
+	// QueueReserveBytes is what every egress queue of a lossy class is
+	// guaranteed, whatever the shared pool holds, set aside from the
+	// buffer (0: none).
+	QueueReserveBytes uint64   `yaml:"queue_reserve_bytes"`
+	LB                string   `yaml:"lb"` // perflow, spray, roundrobin, random, dlb
+	PFCClasses        []int    `yaml:"pfc_classes"`
+	ECN               *ECNSpec `yaml:"ecn"`
+	Trimming          bool     `yaml:"trimming"`
+	CutThroughBytes   *int     `yaml:"cut_through_bytes"`
 }
 
 // ECNSpec is a WRED marking curve for every class: nothing marked up to
@@ -258,9 +266,17 @@ func (s *Scenario) Validate() error {
 	if err != nil {
 		return err
 	}
-	// the switch with the most ports reserves the most PFC headroom
+	// the switch with the most ports reserves the most PFC headroom, and
+	// the most queue reserve
 	counts := s.switchPortCounts()
-	if err := withPorts(c.TM, counts[len(counts)-1]).Validate(); err != nil {
+	tm := withPorts(c.TM, counts[len(counts)-1])
+	if err := tm.Validate(); err != nil {
+		if r := tm; r.QueueReserveBytes > 0 {
+			if r.QueueReserveBytes = 0; r.Validate() == nil {
+				return keyed("switch.queue_reserve_bytes", fmt.Errorf("switch.queue_reserve_bytes %d on a switch of %d ports: %w",
+					tm.QueueReserveBytes, tm.Ports, err))
+			}
+		}
 		return keyed("switch", fmt.Errorf("switch: %w", err))
 	}
 	if err := s.NIC.validate(); err != nil {
@@ -289,6 +305,9 @@ func (w ScenarioSwitch) validate() error {
 		if err := tm.Validate(); err != nil {
 			return keyed("switch.buffer_bytes", fmt.Errorf("switch.buffer_bytes %d: %w", w.BufferBytes, err))
 		}
+	}
+	if _, err := w.alphaShift(); err != nil {
+		return err
 	}
 	if b := w.CutThroughBytes; b != nil && (*b < 0 || *b > packet.HeaderCap) {
 		return keyed("switch.cut_through_bytes", fmt.Errorf("switch.cut_through_bytes %d: 0 (store and forward) to %d", *b, packet.HeaderCap))

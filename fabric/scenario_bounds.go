@@ -62,6 +62,8 @@ func (s *Scenario) checkBounds() error {
 	}
 	bound("switch.buffer_bytes", s.Switch.BufferBytes, MaxSwitchBufferBytes, "bytes",
 		"2 GB, ten times the largest buffer of a 51.2T switch (Teralynx 10, more than 200 MB)")
+	bound("switch.queue_reserve_bytes", s.Switch.QueueReserveBytes, MaxSwitchBufferBytes, "bytes",
+		"2 GB, the largest buffer (switch.buffer_bytes)")
 	if s.Workload.Ranks < 0 {
 		errs = append(errs, keyed("workload.ranks", fmt.Errorf("workload.ranks %d: the endpoints taking part, 2 or more (0: every endpoint)", s.Workload.Ranks)))
 	}

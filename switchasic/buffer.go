@@ -28,8 +28,9 @@ const (
 
 // SharedBuffer is the cell accounting of the switch buffer (FACTS 4
 // [R71]): a number of cells of CellBytes, of which a headroom reserve is
-// set aside for lossless (ingress port, class) pairs (FACTS 2.7) and the
-// rest is the shared pool. A packet takes ceil(bytes / CellBytes) cells.
+// set aside for lossless (ingress port, class) pairs (FACTS 2.7), a
+// reserve for the lossy egress queues (TMConfig.QueueReserveBytes), and
+// the rest is the shared pool. A packet takes ceil(bytes / CellBytes) cells.
 //
 // The dynamic threshold (Choudhury and Hahne, "Dynamic queue length
 // thresholds for shared-memory packet switches", IEEE/ACM ToN 1998) lets a
@@ -48,6 +49,8 @@ type SharedBuffer struct {
 	sharedUsed uint64
 	hdrmCap    uint64
 	hdrmUsed   uint64
+	resvCap    uint64 // the queues' guaranteed cells (reserveQueues)
+	resvUsed   uint64
 	maxUsed    uint64
 	alphaShift int
 }
@@ -78,6 +81,18 @@ func NewSharedBuffer(bufferBytes uint64, cellBytes int, headroomCells uint64, al
 	}, nil
 }
 
+// reserveQueues sets cells aside from the shared pool as the queues'
+// guaranteed cells (TMConfig.QueueReserveBytes); the error names the
+// field when nothing of the pool would be left.
+func (b *SharedBuffer) reserveQueues(cells uint64) error {
+	if cells >= b.sharedCap {
+		return fmt.Errorf("QueueReserveBytes: the queues' reserve of %d cells leaves nothing of the %d-cell shared pool", cells, b.sharedCap)
+	}
+	b.sharedCap -= cells
+	b.resvCap = cells
+	return nil
+}
+
 // CellsFor returns the cells a packet of bytes takes: ceil(bytes/cell).
 func (b *SharedBuffer) CellsFor(bytes int) uint64 {
 	return (uint64(bytes) + b.cellBytes - 1) / b.cellBytes
@@ -95,8 +110,16 @@ func (b *SharedBuffer) SharedCells() uint64 { return b.sharedCap }
 // HeadroomCells returns the headroom reserve in cells.
 func (b *SharedBuffer) HeadroomCells() uint64 { return b.hdrmCap }
 
-// UsedCells returns the cells held, shared and headroom.
-func (b *SharedBuffer) UsedCells() uint64 { return b.sharedUsed + b.hdrmUsed }
+// ReserveCells returns the queues' guaranteed cells, set aside from the
+// shared pool.
+func (b *SharedBuffer) ReserveCells() uint64 { return b.resvCap }
+
+// ReserveUsed returns the cells held in the queues' reserve.
+func (b *SharedBuffer) ReserveUsed() uint64 { return b.resvUsed }
+
+// UsedCells returns the cells held: shared, headroom and the queues'
+// reserve.
+func (b *SharedBuffer) UsedCells() uint64 { return b.sharedUsed + b.hdrmUsed + b.resvUsed }
 
 // SharedUsed returns the cells held in the shared pool.
 func (b *SharedBuffer) SharedUsed() uint64 { return b.sharedUsed }
@@ -146,6 +169,24 @@ func (b *SharedBuffer) TakeHeadroom(n uint64) {
 	}
 	b.hdrmUsed += n
 	b.noteUsed()
+}
+
+// TakeReserve charges n cells to the queues' reserve; the caller has
+// checked the queue's share.
+func (b *SharedBuffer) TakeReserve(n uint64) {
+	if b.resvUsed+n > b.resvCap {
+		panic(fmt.Sprintf("switchasic: %d reserve cells taken with %d of %d used", n, b.resvUsed, b.resvCap))
+	}
+	b.resvUsed += n
+	b.noteUsed()
+}
+
+// PutReserve returns n cells to the queues' reserve.
+func (b *SharedBuffer) PutReserve(n uint64) {
+	if n > b.resvUsed {
+		panic(fmt.Sprintf("switchasic: %d reserve cells released with %d held", n, b.resvUsed))
+	}
+	b.resvUsed -= n
 }
 
 // PutShared returns n cells to the shared pool.

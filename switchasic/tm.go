@@ -21,9 +21,11 @@ import (
 //     headroom of (i, c), and if that is used up it is dropped with
 //     DropHeadroomOverflow. XOFF is raised when the bytes of (i, c) exceed
 //     the XOFF threshold or a packet had to use headroom.
-//   - Lossy class: dropped with DropBufferFull when the shared pool has
-//     fewer than n free cells, else with DropQueueLimit when the queue
-//     (e, c) would exceed alpha × the free shared cells (SharedBuffer). With
+//   - Lossy class: queued out of the queue's reserve when the n cells fit
+//     in what is left of it (QueueReserveBytes); else dropped with
+//     DropBufferFull when the shared pool has fewer than n free cells, or
+//     with DropQueueLimit when the queue's shared cells (e, c) would exceed
+//     alpha × the free shared cells (SharedBuffer). With
 //     trimming on, such a packet of a trim-eligible class (Trimmable)
 //     longer than TrimBytes is trimmed instead and queued in
 //     (e, TrimClass) if its TrimBytes fit in the free shared cells
@@ -32,7 +34,8 @@ import (
 //     takes one LFSR draw and is marked when the draw is below the curve's
 //     probability at the depth of (e, c) before it (FACTS 2.1 [R9]).
 //
-// Release frees headroom cells of (i, c) before shared ones, and reports
+// Release frees a lossy queue's shared cells before its reserve, and
+// headroom cells of (i, c) before shared ones, and reports
 // XON when the bytes of a paused (i, c) fall below the XON threshold with
 // no headroom in use.
 //
@@ -65,7 +68,8 @@ type TrafficManager struct {
 // XOFF state.
 type tmCount struct {
 	bytes, cells uint64
-	hdrm         uint64
+	hdrm         uint64 // of an ingress pair: headroom cells held
+	resv         uint64 // of a lossy queue: reserve cells held
 	paused       bool
 }
 
@@ -78,6 +82,9 @@ func NewTrafficManager(cfg TMConfig, seed uint64) (*TrafficManager, error) {
 		return nil, fmt.Errorf("switchasic: TMConfig.%w", err)
 	}
 	buf, err := NewSharedBuffer(cfg.BufferBytes, cfg.CellBytes, lim.reserveCells, cfg.AlphaShift)
+	if err == nil {
+		err = buf.reserveQueues(lim.queueResvAll)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("switchasic: TMConfig.%w", err)
 	}
@@ -175,12 +182,16 @@ func (tm *TrafficManager) Admit(ingress, egress, class int, bytes int, ecnCapabl
 				tm.metrics.xoff.Inc()
 			}
 		}
+	} else if q := &tm.queues[qi]; q.resv+n <= tm.lim.queueResv {
+		tm.buf.TakeReserve(n)
+		q.resv += n
+		tm.charge(qi, ii, egress, bytes, n)
 	} else {
 		free := tm.buf.SharedFree()
 		reason := DropNone
 		if n > free {
 			reason = DropBufferFull
-		} else if tm.queues[qi].cells+n > tm.buf.QueueLimit() {
+		} else if q.cells-q.resv+n > tm.buf.QueueLimit() {
 			reason = DropQueueLimit
 		}
 		if reason != DropNone {
@@ -270,6 +281,12 @@ func (tm *TrafficManager) Release(ingress, egress, class int, bytes int) (pfcXon
 		panic(fmt.Sprintf("switchasic: release of %d B (%d cells) from queue (%d,%d) holding %d B/%d cells, ingress (%d,%d) holding %d B/%d cells",
 			bytes, n, egress, class, q.bytes, q.cells, ingress, class, ig.bytes, ig.cells))
 	}
+	// a lossy queue gives back its shared cells first, then its reserve
+	r := n - min(n, q.cells-q.resv)
+	if r > 0 {
+		q.resv -= r
+		tm.buf.PutReserve(r)
+	}
 	q.bytes -= b
 	q.cells -= n
 	ig.bytes -= b
@@ -278,10 +295,10 @@ func (tm *TrafficManager) Release(ingress, egress, class int, bytes int) (pfcXon
 	if tm.metrics != nil && tm.metrics.queues != nil {
 		tm.metrics.queues[qi].Set(int64(q.bytes))
 	}
-	h := min(n, ig.hdrm)
+	h := min(n-r, ig.hdrm)
 	ig.hdrm -= h
 	tm.buf.PutHeadroom(h)
-	tm.buf.PutShared(n - h)
+	tm.buf.PutShared(n - r - h)
 	tm.stats.Released++
 	tm.noteUsed()
 	if ig.paused && ig.hdrm == 0 && ig.bytes < tm.lim.xon {
@@ -311,12 +328,19 @@ func (tm *TrafficManager) PortBytes(egress int) uint64 {
 	return tm.ports[egress]
 }
 
-// UsedCells returns the buffer cells held, shared pool and headroom.
+// UsedCells returns the buffer cells held: shared pool, headroom and the
+// queues' reserve.
 func (tm *TrafficManager) UsedCells() uint64 { return tm.buf.UsedCells() }
 
-// FreeCells returns the buffer cells not held (shared and headroom; the
-// shared pool alone is Buffer().SharedFree()).
+// FreeCells returns the buffer cells not held (shared, headroom and the
+// queues' reserve; the shared pool alone is Buffer().SharedFree()).
 func (tm *TrafficManager) FreeCells() uint64 { return tm.buf.TotalCells() - tm.buf.UsedCells() }
+
+// QueueReserveCells returns the reserve cells (egress, class) holds
+// (QueueReserveBytes).
+func (tm *TrafficManager) QueueReserveCells(egress, class int) uint64 {
+	return tm.queues[tm.index(egress, class)].resv
+}
 
 // IngressBytes returns the bytes held that arrived on (ingress, class).
 func (tm *TrafficManager) IngressBytes(ingress, class int) uint64 {

@@ -26,6 +26,14 @@ type TMConfig struct {
 	// 1/128). Default 0, alpha = 1, so a lone queue takes half the shared
 	// pool (E).
 	AlphaShift int
+	// QueueReserveBytes is what every egress queue of a lossy class is
+	// guaranteed whatever the shared pool holds: a packet that fits in
+	// what is left of its queue's reserve is queued out of the reserve,
+	// with no dynamic threshold; beyond it the queue takes shared cells
+	// under the threshold. It is set aside from the buffer, whole cells
+	// for each (port, lossy class). Default 0: no reserve (E; FACTS has
+	// no switch's queue minimum).
+	QueueReserveBytes uint64
 	// WRED is the ECN marking curve of each class (FACTS 2.1). Entries at
 	// or beyond Classes are ignored.
 	WRED [MaxClasses]WREDConfig
@@ -69,6 +77,8 @@ type tmLimits struct {
 	headroomBytes []uint64 // per (ingress port, lossless class), by port
 	headroomCells []uint64 // the same in cells
 	reserveCells  uint64   // headroom over every port and lossless class
+	queueResv     uint64   // reserved cells of each lossy egress queue
+	queueResvAll  uint64   // the same over every port and lossy class
 }
 
 // resolve validates c and computes its derived limits; the error names
@@ -133,6 +143,16 @@ func (c TMConfig) resolve() (tmLimits, error) {
 	}
 	if err := c.Trim.validate(c.Classes, l.lossless); err != nil {
 		return l, err
+	}
+	if c.QueueReserveBytes > 0 {
+		cell := uint64(c.CellBytes)
+		l.queueResv = (c.QueueReserveBytes + cell - 1) / cell
+		lossy := uint64(c.Classes) - nLossless
+		l.queueResvAll = l.queueResv * uint64(c.Ports) * lossy
+		if shared := c.BufferBytes/cell - l.reserveCells; l.queueResvAll >= shared {
+			return l, fmt.Errorf("QueueReserveBytes %d: %d cells for each of %d ports × %d lossy classes need %d cells in all, but the shared pool has %d",
+				c.QueueReserveBytes, l.queueResv, c.Ports, lossy, l.queueResvAll, shared)
+		}
 	}
 	return l, nil
 }

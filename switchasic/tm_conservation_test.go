@@ -29,7 +29,7 @@ func checkTMInvariants(t *testing.T, tm *TrafficManager, held []heldPacket) {
 		qc[h.egress*C+h.class] += n
 		ib[h.ingress*C+h.class] += uint64(h.bytes)
 	}
-	var sumCells, sumHdrm uint64
+	var sumCells, sumHdrm, sumResv uint64
 	for p := 0; p < P; p++ {
 		var port uint64
 		for c := 0; c < C; c++ {
@@ -45,12 +45,19 @@ func checkTMInvariants(t *testing.T, tm *TrafficManager, held []heldPacket) {
 				require.Failf(t, "headroom", "(%d,%d) holds %d headroom cells", p, c, h)
 			}
 			sumHdrm += h
+			r := tm.QueueReserveCells(p, c)
+			if r > tm.lim.queueResv || r > qc[p*C+c] || (r > 0 && tm.Lossless(c)) {
+				require.Failf(t, "reserve", "(%d,%d) holds %d reserve cells of %d, in %d cells", p, c, r, tm.lim.queueResv, qc[p*C+c])
+			}
+			sumResv += r
 		}
 		require.Equal(t, port, tm.PortBytes(p))
 	}
 	b := tm.Buffer()
 	require.Equal(t, sumCells, tm.UsedCells(), "cells used == sum over queues")
 	require.Equal(t, sumHdrm, b.HeadroomUsed())
+	require.Equal(t, sumResv, b.ReserveUsed())
+	require.LessOrEqual(t, b.ReserveUsed(), b.ReserveCells())
 	require.Equal(t, b.TotalCells(), tm.UsedCells()+tm.FreeCells())
 	require.LessOrEqual(t, b.SharedUsed(), b.SharedCells())
 	require.LessOrEqual(t, b.HeadroomUsed(), b.HeadroomCells())

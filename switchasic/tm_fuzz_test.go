@@ -7,13 +7,19 @@ import (
 )
 
 // FuzzTMOps drives a small traffic manager (lossless classes, trimming,
-// WRED) with admissions and releases decoded from the input and checks
-// the accounting against a shadow list after every operation.
+// WRED, and with the input's first bit a queue reserve) with admissions
+// and releases decoded from the input and checks the accounting against
+// a shadow list after every operation.
 func FuzzTMOps(f *testing.F) {
 	f.Add([]byte{0x00, 0x11, 0x22, 0x33, 0x80, 0x44, 0x55})
 	f.Add([]byte{0x13, 0x13, 0x13, 0x13, 0x13, 0x13, 0xF0, 0xF0, 0xF0})
+	f.Add([]byte{0x01, 0x13, 0x13, 0x13, 0x13, 0x13, 0x93, 0x13, 0xF0, 0xF0, 0xF0})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		reserve := len(data) > 0 && data[0]&1 != 0
 		tm := smallTM(t, 4, 300, func(c *TMConfig) {
+			if reserve {
+				c.QueueReserveBytes = 700 // 3 cells of 254 B, 84 of the 300
+			}
 			c.AlphaShift = -1
 			c.PFC.Enabled[3] = true
 			c.PFC.XoffBytes, c.PFC.XonBytes, c.PFC.HeadroomBytes = 6000, 3000, 5000

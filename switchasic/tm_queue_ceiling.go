@@ -4,12 +4,13 @@ import "fmt"
 
 // LossyQueueCeilingBytes returns the most bytes one queue of a lossy class
 // can ever hold in a buffer of this configuration when no frame is longer
-// than frameBytes. A packet of n cells joins a queue of q cells while
-// q + n <= alpha × the free shared cells (TrafficManager.Admit), so a
-// queue alone in the buffer ends at or below alpha/(1+alpha) of the shared
-// pool and one frame (the buffer less the headroom the lossless classes
-// reserve); any other traffic only lowers it. A WRED curve whose
-// KminBytes is above it never marks that class.
+// than frameBytes. Past its reserve (QueueReserveBytes), a packet of n
+// cells joins a queue of q shared cells while q + n <= alpha × the free
+// shared cells (TrafficManager.Admit), so a queue alone in the buffer
+// ends at or below its reserve and alpha/(1+alpha) of the shared pool and
+// one frame (the buffer less the headroom the lossless classes and the
+// queues' reserves take); any other traffic only lowers it. A WRED curve
+// whose KminBytes is above it never marks that class.
 func (c TMConfig) LossyQueueCeilingBytes(frameBytes int) (uint64, error) {
 	l, err := c.resolve()
 	if err != nil {
@@ -19,7 +20,7 @@ func (c TMConfig) LossyQueueCeilingBytes(frameBytes int) (uint64, error) {
 		return 0, fmt.Errorf("frame of %d bytes; it must be positive", frameBytes)
 	}
 	cell := uint64(c.CellBytes)
-	shared := c.BufferBytes/cell - l.reserveCells
+	shared := c.BufferBytes/cell - l.reserveCells - l.queueResvAll
 	n := (uint64(frameBytes) + cell - 1) / cell
 	var cells uint64
 	if c.AlphaShift >= 0 { // alpha = 1/a: (S + n)/(a + 1)
@@ -28,5 +29,5 @@ func (c TMConfig) LossyQueueCeilingBytes(frameBytes int) (uint64, error) {
 		a := uint64(1) << uint(-c.AlphaShift)
 		cells = shared + n - (shared+n)/(a+1)
 	}
-	return cells * cell, nil
+	return (l.queueResv + cells) * cell, nil
 }
