@@ -56,6 +56,8 @@ func (scenarioEvaluator) Params() [][3]string {
 		{"KEY.KEY...", "", "any scenario key as a dotted path, value in YAML; e.g. the ones below"},
 		{"switch.lb", "", "perflow, spray, roundrobin, random or dlb"},
 		{"switch.buffer_bytes", "B", "shared buffer per switch"},
+		{"switch.alpha", "", "dynamic threshold of the lossy queues, a power of two from 1/128 to 256"},
+		{"switch.queue_reserve_bytes", "B", "buffer reserved for each lossy queue"},
 		{"switch.ecn.kmin_bytes", "B", "ECN marking threshold"},
 		{"switch.trimming", "", "true or false"},
 		{"nic.cc", "", "congestion control algorithm"},

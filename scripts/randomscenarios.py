@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random fabric scenarios, run one after another: a prober for faults.
 
-    scripts/randomscenarios.py SEED COUNT BINARY [--out DIR] [--ooo-reads]
+    scripts/randomscenarios.py SEED COUNT BINARY [--out DIR] [--ooo-reads] [--mmu]
 
 Draws COUNT scenarios from SEED (scenario i of a seed is always the same
 one): a small leaf-spine, fat tree or two-plane rail fabric, sometimes
@@ -17,6 +17,9 @@ and the time reached when not, "R" with the error when the scenario is
 refused (the generator does not avoid every combination the scenario
 checks refuse). A summary ends the output. --ooo-reads sets
 nic.ooo_reads and makes every generated workload's operation a read.
+--mmu also draws each lossy scenario's switch.alpha and
+switch.queue_reserve_bytes, from a generator of their own, so the rest
+of scenario i is the one it is without the flag.
 
 A failure is a lead, not a verdict: some settings fail QPs by design
 (retry_count 1, a 50 us timeout under deep queues), and some classes are
@@ -35,6 +38,7 @@ ap.add_argument("count", type=int)
 ap.add_argument("binary")
 ap.add_argument("--out", help="directory for the scenarios and results (default: /tmp/randomscenarios/SEED)")
 ap.add_argument("--ooo-reads", action="store_true", help="out-of-order reads, and reads for every generated workload")
+ap.add_argument("--mmu", action="store_true", help="draw the lossy switches' alpha and queue reserve too")
 args = ap.parse_args()
 out = args.out or f"/tmp/randomscenarios/{args.seed}"
 os.makedirs(out, exist_ok=True)
@@ -64,6 +68,10 @@ for i in range(args.count):
         sw["trimming"] = r.random() < 0.4
         if r.random() < 0.5:
             sw["buffer_bytes"] = r.choice([500_000, 1_000_000, 2_000_000, 8_000_000])
+    if args.mmu and not lossless:
+        m = random.Random(f"mmu-{args.seed}-{i}")
+        sw["alpha"] = m.choice([1 / 16, 1 / 4, 1, 4, 16])
+        sw["queue_reserve_bytes"] = m.choice([0, 4096, 20000])
     if cc in ("dcqcn", "dcqcn-fw", "nscc") or r.random() < 0.3:
         sw["ecn"] = {"kmin_bytes": r.choice([20000, 100000]), "kmax_bytes": 400000, "pmax": 0.2}
     if cc == "hpcc":
@@ -118,7 +126,8 @@ for i in range(args.count):
     open(path, "w").write(json.dumps(sc, indent=1) + "\n")
     p = subprocess.run([args.binary, "run", "--json", os.path.join(d, "r.json"), path],
                        capture_output=True, text=True, timeout=900)
-    tag = f"{cc},{'lossless' if lossless else ('trim' if sw.get('trimming') else 'lossy')},lb={sw['lb']},paths={nic['paths']},{nic['recovery']},{nic['stack']},{kind},op={wl.get('op','mix')},ooo={nic.get('ooo_reads',False)}"
+    mmu = f",alpha={sw['alpha']:g},resv={sw['queue_reserve_bytes']}" if "alpha" in sw else ""
+    tag = f"{cc},{'lossless' if lossless else ('trim' if sw.get('trimming') else 'lossy')}{mmu},lb={sw['lb']},paths={nic['paths']},{nic['recovery']},{nic['stack']},{kind},op={wl.get('op','mix')},ooo={nic.get('ooo_reads',False)}"
     if p.returncode != 0 and not os.path.exists(os.path.join(d, "r.json")):
         summary["refused"] += 1
         err = (p.stderr.strip().splitlines() or ["?"])[-1]
