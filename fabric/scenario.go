@@ -271,11 +271,11 @@ func (s *Scenario) Validate() error {
 	counts := s.switchPortCounts()
 	tm := withPorts(c.TM, counts[len(counts)-1])
 	if err := tm.Validate(); err != nil {
-		if r := tm; r.QueueReserveBytes > 0 {
-			if r.QueueReserveBytes = 0; r.Validate() == nil {
-				return keyed("switch.queue_reserve_bytes", fmt.Errorf("switch.queue_reserve_bytes %d on a switch of %d ports: %w",
-					tm.QueueReserveBytes, tm.Ports, err))
-			}
+		withoutReserve := tm
+		withoutReserve.QueueReserveBytes = 0
+		if tm.QueueReserveBytes > 0 && withoutReserve.Validate() == nil {
+			return keyed("switch.queue_reserve_bytes", fmt.Errorf("switch.queue_reserve_bytes %d on a switch of %d ports: %w",
+				tm.QueueReserveBytes, tm.Ports, err))
 		}
 		return keyed("switch", fmt.Errorf("switch: %w", err))
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/fabricmodel/fabricmodel/nic400g"
 )
@@ -23,7 +24,7 @@ func (s *Scenario) Notes() []string {
 		return nil
 	}
 	var notes []string
-	for _, n := range []error{s.unreachableECN(), s.goBackNWithReordering(), s.readsOverReordering(), s.singlePathReorderTolerance()} {
+	for _, n := range []error{s.unreachableECN(), s.lossyQueueKeysOnLosslessData(), s.goBackNWithReordering(), s.readsOverReordering(), s.singlePathReorderTolerance()} {
 		if n != nil {
 			notes = append(notes, s.locate(n).Error())
 		}
@@ -74,6 +75,28 @@ func (s *Scenario) unreachableECN() error {
 		curve.KminBytes, " B, but in a buffer of ", c.TM.BufferBytes, " B one queue of the lossy data class holds at most ",
 		ceiling, " B (the dynamic threshold's share of the shared pool, and a frame); congestion control sees only ", seen,
 		". Set switch.ecn kmin_bytes and kmax_bytes below ", ceiling, " for ECN to mark")))
+}
+
+// lossyQueueKeysOnLosslessData is a note when switch.alpha or
+// switch.queue_reserve_bytes is set and the data class is lossless:
+// both hold only the lossy queues (switchasic.TrafficManager), so they
+// govern the acknowledgements' class and trimmed headers, not the data.
+func (s *Scenario) lossyQueueKeysOnLosslessData() error {
+	if !slices.Contains(s.Switch.PFCClasses, dataClass) {
+		return nil
+	}
+	var keys []string
+	if s.Switch.Alpha != nil {
+		keys = append(keys, "switch.alpha")
+	}
+	if s.Switch.QueueReserveBytes > 0 {
+		keys = append(keys, "switch.queue_reserve_bytes")
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	return keyed(keys[0], fmt.Errorf("note: %s hold only the lossy queues, and the data class %d is lossless (switch.pfc_classes): they govern the acknowledgements' queues and trimmed headers', not the data's",
+		strings.Join(keys, " and "), dataClass))
 }
 
 // perPacketPaths says what in the scenario sends one flow's packets on

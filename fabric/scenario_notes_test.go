@@ -210,3 +210,20 @@ func TestNoteOnTraceReadsOverSprayedPaths(t *testing.T) {
 		require.Contains(t, notes[0], "switch.lb roundrobin spreads the responses")
 	}
 }
+
+// switch.alpha and switch.queue_reserve_bytes on a fabric whose data
+// class is lossless draw a note at the first of them: they hold the
+// lossy queues only. On a lossy fabric, or with neither set, there is
+// none.
+func TestNoteOnLossyQueueKeysOverLosslessData(t *testing.T) {
+	s, err := ParseScenario("q.yaml", []byte(lossyScenario("{pfc_classes: [0], alpha: 4, queue_reserve_bytes: 2000}", "dcqcn")))
+	require.NoError(t, err)
+	notes := s.Notes()
+	require.Len(t, notes, 1)
+	require.Equal(t, "q.yaml:4: note: switch.alpha and switch.queue_reserve_bytes hold only the lossy queues, and the data class 0 is lossless (switch.pfc_classes): they govern the acknowledgements' queues and trimmed headers', not the data's", notes[0])
+	for _, block := range []string{"{alpha: 4, queue_reserve_bytes: 2000}", "{pfc_classes: [0]}"} {
+		s, err := ParseScenario("q.yaml", []byte(lossyScenario(block, "dcqcn")))
+		require.NoError(t, err)
+		require.Empty(t, s.Notes(), block)
+	}
+}
