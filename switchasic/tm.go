@@ -28,8 +28,9 @@ import (
 //     alpha × the free shared cells (SharedBuffer). With
 //     trimming on, such a packet of a trim-eligible class (Trimmable)
 //     longer than TrimBytes is trimmed instead and queued in
-//     (e, TrimClass) if its TrimBytes fit in the free shared cells
-//     (FACTS 2.5 [R19]; trim-eligible classes: TrimConfig).
+//     (e, TrimClass) if its TrimBytes fit in what is left of that queue's
+//     reserve or in the free shared cells (FACTS 2.5 [R19]; trim-eligible
+//     classes: TrimConfig).
 //   - ECN: an ECN-capable packet queued whole in a class with WRED enabled
 //     takes one LFSR draw and is marked when the draw is below the curve's
 //     probability at the depth of (e, c) before it (FACTS 2.1 [R9]).
@@ -218,8 +219,8 @@ func (tm *TrafficManager) Admit(ingress, egress, class int, bytes int, ecnCapabl
 
 // refuse handles a lossy packet the buffer or its queue limit will not
 // take: trimmed when trimming is on, its class is trim-eligible, it is
-// longer than the trim size and the header fits in the shared pool;
-// dropped otherwise. A control frame (an ACK, NACK, pull or CNP, not of a
+// longer than the trim size and the header fits in the trim class's
+// queue reserve or the shared pool; dropped otherwise. A control frame (an ACK, NACK, pull or CNP, not of a
 // trim-eligible class) is dropped whole, never cut: a switch trims only
 // packets marked trimmable (UEC 1.0.3 §4.1, htsim [R19]; see TrimConfig).
 func (tm *TrafficManager) refuse(ingress, egress, class, bytes int, reason DropReason) Verdict {
@@ -228,11 +229,17 @@ func (tm *TrafficManager) refuse(ingress, egress, class, bytes int, reason DropR
 		return tm.drop(reason)
 	}
 	n := tm.buf.CellsFor(t.TrimBytes)
-	if n > tm.buf.SharedFree() {
+	qi := tm.index(egress, t.TrimClass)
+	switch q := &tm.queues[qi]; {
+	case !tm.lim.lossless[t.TrimClass] && q.resv+n <= tm.lim.queueResv:
+		tm.buf.TakeReserve(n)
+		q.resv += n
+	case n > tm.buf.SharedFree():
 		return tm.drop(DropBufferFull)
+	default:
+		tm.buf.TakeShared(n)
 	}
-	tm.buf.TakeShared(n)
-	tm.charge(tm.index(egress, t.TrimClass), tm.index(ingress, t.TrimClass), egress, t.TrimBytes, n)
+	tm.charge(qi, tm.index(ingress, t.TrimClass), egress, t.TrimBytes, n)
 	tm.stats.Trimmed++
 	if tm.metrics != nil {
 		tm.metrics.trimmed.Inc()

@@ -73,3 +73,33 @@ func TestQueueReserveLargerThanThePoolIsRefused(t *testing.T) {
 	_, err = NewTrafficManager(cfg, 1)
 	require.ErrorContains(t, err, "QueueReserveBytes")
 }
+
+// A trimmed header goes to its trim class's queue, and when the shared
+// pool is full it takes that queue's reserve: with one cell reserved a
+// queue, a packet the full pool refuses is trimmed, where without the
+// reserve it is dropped.
+func TestTrimmedHeaderTakesTheTrimQueuesReserve(t *testing.T) {
+	for _, reserve := range []bool{false, true} {
+		tm := smallTM(t, 2, 100, func(c *TMConfig) {
+			c.AlphaShift = MinAlphaShift
+			c.Trim = TrimConfig{Enabled: true, TrimBytes: 64, TrimClass: 7, Trimmable: lowSixTrimmable}
+			if reserve {
+				c.QueueReserveBytes = TH5CellBytes
+			}
+		})
+		for tm.Admit(1, 0, 0, TH5CellBytes, false).Action != Drop {
+		}
+		require.Zero(t, tm.Buffer().SharedFree())
+		v := tm.Admit(0, 1, 0, 2*TH5CellBytes, false)
+		if !reserve {
+			require.Equal(t, Drop, v.Action)
+			require.Equal(t, DropBufferFull, v.Reason)
+			continue
+		}
+		require.Equal(t, Trim, v.Action)
+		require.Equal(t, 7, v.Class)
+		require.Equal(t, uint64(1), tm.QueueReserveCells(1, 7))
+		tm.Release(0, 1, 7, 64)
+		require.Zero(t, tm.QueueReserveCells(1, 7))
+	}
+}
