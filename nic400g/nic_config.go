@@ -108,7 +108,8 @@ type Config struct {
 	// offset follows from the PSN the read reserved for it; one up to
 	// RecvWindow PSNs past the first missing one is placed, and the read
 	// is issued again from the gap once ReorderTolerance responses are
-	// held beyond it. Off (the default), the requester takes responses in
+	// held beyond it and the gap's response is overdue (nic_read_gap.go).
+	// Off (the default), the requester takes responses in
 	// PSN order, as IBTA's RC does, and issues the read again at the
 	// first gap.
 	OOOReads bool

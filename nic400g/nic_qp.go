@@ -163,6 +163,7 @@ type qpState struct {
 	readsPending int
 	readRTO      rtlmodel.Time
 	readAckAt    rtlmodel.Time
+	readGapAt    rtlmodel.Time // the earliest gap deadline of its reads (nic_read_gap.go)
 	// RDMA READ, responder: read requests being served, in order; how far
 	// each read message's responses were sent and placed, and the timer
 	// that gives up those in flight (nic_read_flight.go)

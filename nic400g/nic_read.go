@@ -54,6 +54,12 @@ type readOut struct {
 	// of the ReorderTolerance responses just past gapAt, how many came
 	// again since the read was issued again for it (OOOReads)
 	dupsPast int
+	// with OOOReads, the longest a response of the read took from its
+	// send to its arrival, and the gap at next waiting for the time its
+	// response is due (gapDue, 0: none; nic_read_gap.go)
+	maxOWD    rtlmodel.Time
+	gapDue    rtlmodel.Time
+	gapDuePSN PSN
 }
 
 // readJob is a read request the responder serves.

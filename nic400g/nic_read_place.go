@@ -11,7 +11,8 @@ import (
 // the read is issued again from the next. With OOOReads a response up to
 // RecvWindow PSNs past the next is placed where its PSN says, and the
 // read is issued again from the first missing one only when
-// ReorderTolerance responses past it have come, or when one was trimmed,
+// ReorderTolerance responses past it have come and its own is overdue
+// (suspectGap), or when one was trimmed,
 // and once more for the same gap when the ReorderTolerance responses
 // just past it have come a second time (the request issued again passed
 // the gap, and the gap's response was lost again).
@@ -45,6 +46,9 @@ func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now
 		}
 		r.held = w
 	}
+	if sent := rtlmodel.Time(d.Meta.Sent); sent != 0 && sent <= now {
+		r.maxOWD = max(r.maxOWD, now-sent)
+	}
 	switch res, _ := r.held.Receive(psn); res {
 	case RecvDuplicate:
 		n.st.rxDup.Inc()
@@ -66,7 +70,7 @@ func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now
 	case RecvOutOfOrder:
 		n.st.rxOOO.Inc()
 		if r.held.Held() >= n.cfg.ReorderTolerance {
-			n.readGap(q, r, now)
+			n.suspectGap(q, r, rtlmodel.Time(d.Meta.Sent), now)
 		}
 	}
 	r.next = r.held.Expected()

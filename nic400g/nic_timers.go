@@ -93,6 +93,9 @@ func (n *NIC) serviceQP(q *qpState, now rtlmodel.Time) {
 	if q.rtoAt != 0 && q.rtoAt <= now && len(q.unacked) > 0 {
 		n.timeout(q, now)
 	}
+	if q.readGapAt != 0 && q.readGapAt <= now {
+		n.readGapsDue(q, now)
+	}
 	if q.readRTO != 0 && q.readRTO <= now && len(q.reads) > 0 {
 		n.readTimeout(q, now)
 	}
@@ -133,6 +136,9 @@ func (n *NIC) reconsider(q *qpState, now rtlmodel.Time) {
 	}
 	if q.readRTO != 0 && len(q.reads) > 0 {
 		at = min(at, q.readRTO)
+	}
+	if q.readGapAt != 0 && len(q.reads) > 0 {
+		at = min(at, q.readGapAt)
 	}
 	if q.rspRTO != 0 {
 		at = min(at, q.rspRTO)
