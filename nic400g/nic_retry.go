@@ -72,7 +72,7 @@ func (n *NIC) failQP(q *qpState, now rtlmodel.Time, culprit int, status Completi
 	q.msgs, q.seg = q.msgs[:0], 0
 	q.unacked = q.unackedBuf[:0]
 	q.retxQ, q.inflight, q.rtoAt = 0, 0, 0
-	q.reads, q.readsPending, q.readRTO = q.reads[:0], 0, 0
+	q.reads, q.readsPending, q.readRTO, q.readGapAt = q.reads[:0], 0, 0, 0
 }
 
 // failMessage completes work request wr (message id of q) with an error

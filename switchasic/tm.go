@@ -183,9 +183,7 @@ func (tm *TrafficManager) Admit(ingress, egress, class int, bytes int, ecnCapabl
 				tm.metrics.xoff.Inc()
 			}
 		}
-	} else if q := &tm.queues[qi]; q.resv+n <= tm.lim.queueResv {
-		tm.buf.TakeReserve(n)
-		q.resv += n
+	} else if q := &tm.queues[qi]; tm.fromReserve(q, class, n) {
 		tm.charge(qi, ii, egress, bytes, n)
 	} else {
 		free := tm.buf.SharedFree()
@@ -230,10 +228,8 @@ func (tm *TrafficManager) refuse(ingress, egress, class, bytes int, reason DropR
 	}
 	n := tm.buf.CellsFor(t.TrimBytes)
 	qi := tm.index(egress, t.TrimClass)
-	switch q := &tm.queues[qi]; {
-	case !tm.lim.lossless[t.TrimClass] && q.resv+n <= tm.lim.queueResv:
-		tm.buf.TakeReserve(n)
-		q.resv += n
+	switch {
+	case tm.fromReserve(&tm.queues[qi], t.TrimClass, n):
 	case n > tm.buf.SharedFree():
 		return tm.drop(DropBufferFull)
 	default:
@@ -246,6 +242,18 @@ func (tm *TrafficManager) refuse(ingress, egress, class, bytes int, reason DropR
 	}
 	tm.noteUsed()
 	return Verdict{Action: Trim, Cells: int(n), Class: t.TrimClass, Bytes: t.TrimBytes}
+}
+
+// fromReserve charges n cells to queue q of class out of its reserve
+// (QueueReserveBytes) when the class is lossy and they fit in what is
+// left of it, and reports whether it did.
+func (tm *TrafficManager) fromReserve(q *tmCount, class int, n uint64) bool {
+	if tm.lim.lossless[class] || q.resv+n > tm.lim.queueResv {
+		return false
+	}
+	tm.buf.TakeReserve(n)
+	q.resv += n
+	return true
 }
 
 func (tm *TrafficManager) drop(r DropReason) Verdict {
