@@ -90,7 +90,9 @@ type Config struct {
 	// than ReorderPackets past the expected PSN is dropped however few
 	// are held, and packets far ahead never take the room of those right
 	// behind a hole; 0 makes the receiver drop them out of order. Packets
-	// with an address are placed directly.
+	// with an address are placed directly. A drop beyond the buffer NAKs
+	// the hole (nakHole); under EQDS it also NACKs the dropped packet and
+	// pulls for it, as a go-back-N receiver does (eqdsOnDropped).
 	ReorderPackets int
 	// ReorderTolerance is how many later packets a SACK must report before
 	// selective repeat takes a hole as lost: 3 like TCP's duplicate ACKs

@@ -130,8 +130,9 @@ func (n *NIC) eqdsOnData(q *qpState, d *packet.Desc, now rtlmodel.Time, fresh bo
 	}
 }
 
-// eqdsOnDropped is the go-back-N receiver's side of a whole data packet
-// it drops for arriving out of order under EQDS: it saw the packet and
+// eqdsOnDropped is the receiver's side of a whole data packet it drops
+// for arriving out of order under EQDS (go-back-N) or beyond its reorder
+// buffer (selective repeat, Config.ReorderPackets): it saw the packet and
 // keeps only its header, as it keeps a trimmed one's, so it does as it
 // does for a trimmed packet: it takes the packet's credit request, pulls
 // for its payload and NACKs it by PSN, so that the sender resends it
@@ -205,11 +206,13 @@ func (n *NIC) eqdsRetime(q *qpState) {
 	q.rtoAt = max(q.rtoAt, oldest+n.cfg.RTO)
 }
 
-// eqdsResendHole is an EQDS go-back-N sender's answer to a sequence NAK,
-// sent by the receiver when a packet after the hole at the cumulative
-// ACK arrived whole and was dropped, the packet that left at sent. Every
-// packet behind the hole the receiver saw it NACKs and pulls for one by
-// one (eqdsOnDropped, rxTrimNAK), and a trimmed hole too: the sender
+// eqdsResendHole is an EQDS sender's answer to a sequence NAK, sent by
+// the receiver when a packet after the hole at the cumulative ACK arrived
+// whole and was dropped (out of order under go-back-N, beyond the reorder
+// buffer under selective repeat), the packet that left at sent. Every
+// packet behind the hole the receiver saw it holds (in the reorder
+// buffer) or NACKs and pulls for one by one (eqdsOnDropped, rxTrimNAK),
+// and a trimmed hole too: the sender
 // resends only the hole itself, and only when it is still taken to be in
 // flight and left no later than that packet, so lost outright; it goes
 // without credit, as the receiver cannot pull for what it never saw

@@ -86,8 +86,12 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 		case !hasAddr && PSNDiff(psn, exp) > int32(n.cfg.ReorderPackets):
 			// the buffer's slots are the PSNs after exp (Config.ReorderPackets)
 			n.st.reorderDrops.Inc()
-			if n.pacer == nil {
-				n.nakHole(q, exp, now)
+			if n.pacer != nil {
+				// as a packet dropped out of order under go-back-N
+				n.eqdsOnDropped(q, d, now)
+			}
+			if nak := n.nakHole(q, exp, now); nak != nil && n.pacer != nil {
+				nak.Meta.Sent = d.Meta.Sent
 			}
 			return
 		}
