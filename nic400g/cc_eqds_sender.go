@@ -30,6 +30,7 @@ type EQDSSender struct {
 	p *EQDSParams
 
 	spec, credit  uint64 // speculative allowance left, granted credit held
+	claimed       uint64 // allowance credit requests left out (ClaimSpeculative)
 	debt          uint64 // bytes sent beyond the allowance by a message's first packet (CanStart)
 	asked         uint64 // credit asked for: requests carried, trimmed bytes to be pulled
 	reclaim       uint64 // allowance given up and not yet asked for again
@@ -145,6 +146,33 @@ func (s *EQDSSender) CanStart(bytes uint32) bool {
 	return s.CanSend(bytes) || s.Owed() == 0 && s.inFlight+uint64(bytes) <= s.window
 }
 
+// ClaimSpeculative returns how much of bytes a credit request may leave
+// out, to be sent from the speculative allowance, and claims it: while
+// speculating, what of the allowance no earlier claim took. Claims never
+// add up to more than the allowance, so requests that each leave out
+// what the allowance covers ask, with the allowance given up when
+// speculation ends (TakeReclaim), for at least every byte sent beyond
+// it: a message's first packet, or a READ responder's job, that left
+// out the allowance left (Speculative) whatever earlier ones had left out
+// asked for too little when the allowance was shared.
+func (s *EQDSSender) ClaimSpeculative(bytes uint64) uint64 {
+	if s.spec == 0 {
+		return 0
+	}
+	c := min(bytes, s.p.SpeculativeBytes-min(s.p.SpeculativeBytes, s.claimed))
+	s.claimed += c
+	return c
+}
+
+// CanCarryRequest reports whether a packet of bytes that carries a
+// credit request may leave now without the credit it needs: room in the
+// window is enough, whatever credit is owed, since what is owed may be
+// the very request the packet carries, lost with an earlier copy of it
+// (a READ response sent again, nic_read_eqds.go).
+func (s *EQDSSender) CanCarryRequest(bytes uint32) bool {
+	return s.inFlight+uint64(bytes) <= s.window
+}
+
 // Ask records a credit request leaving with a packet (its first
 // transmission).
 func (s *EQDSSender) Ask(bytes uint64) { s.asked += bytes }
@@ -195,6 +223,10 @@ func (s *EQDSSender) OnSend(now rtlmodel.Time, bytes uint32) {
 		s.rtoAt = now + s.RTO()
 	}
 }
+
+// OnSendHeld takes bytes just sent (OnSend) out of flight again: the
+// receiver holds them already, so no acknowledgement will take them out.
+func (s *EQDSSender) OnSendHeld(bytes uint64) { s.inFlight -= min(s.inFlight, bytes) }
 
 // OnSendUnpaid records bytes leaving at now that spend no credit: the
 // retransmission of a packet lost outright, which the receiver cannot

@@ -61,7 +61,8 @@
 // each QP's sender is an EQDSSender: it sends its speculative first
 // window (one BDP at Config.EQDSBaseRTT) unsolicited, then only against
 // credit. The first packet of a message asks for the bytes the
-// speculative allowance will not cover, and the next new packet asks
+// speculative allowance will not cover (what of it earlier messages left
+// unclaimed), and the next new packet asks
 // again for allowance given up when speculation ended (borrowing the
 // credit it lacks when none is owed); the request travels in
 // packet.DescMeta.Credit (a model extension, as the SACK bitmap is), is
@@ -78,7 +79,11 @@
 // ROD_OOO, and a pull), and the sender resends that packet alone against
 // the pull rather than rewinding. Packets lost outright (SACK holes,
 // timeouts, the hole a sequence NAK names when it was lost whole) are
-// resent without credit, since the receiver never saw them.
+// resent without credit, since the receiver never saw them. READ
+// responses go the same way from the responder (nic_read_eqds.go): its
+// jobs ask for credit on their responses, the requester's pacer pulls for
+// them, and a request rides again on every copy of its response until the
+// requester places it.
 //
 // The other pieces are plain state machines the component calls from its
 // Eval with the current rtlmodel.Time; none of their per-event paths

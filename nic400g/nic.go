@@ -304,7 +304,7 @@ func (n *NIC) qp(id uint32) *qpState {
 			n.free = n.free[:k-1]
 			*q = qpState{unacked: q.unackedBuf[:0], unackedBuf: q.unackedBuf[:0], msgs: q.msgs[:0], dataReady: q.dataReady[:0],
 				recvMsgs: q.recvMsgs[:0], rw: q.rw, reads: q.reads[:0], rsps: q.rsps[:0], rspOut: q.rspOut[:0],
-				early: q.early[:0]}
+				rspAsks: q.rspAsks[:0], early: q.early[:0]}
 		} else {
 			q = &qpState{}
 		}

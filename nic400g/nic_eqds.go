@@ -84,7 +84,8 @@ func (q *qpState) firstPending() int {
 
 // eqdsAsk computes the credit request a packet carries (Meta.Credit): the
 // first packet of a message asks for the bytes of the message the
-// speculative allowance left will not cover, and a packet's first
+// speculative allowance will not cover (what of it no earlier message or
+// read job claimed, EQDSSender.ClaimSpeculative), and a packet's first
 // transmission asks again for allowance the sender gave up when
 // speculation ended. The request is fixed with the packet's first
 // transmission and carried again by its retransmissions, and the
@@ -99,7 +100,7 @@ func (q *qpState) eqdsAsk(p *sentPkt, m *message, retx bool) {
 	}
 	var ask uint64
 	if p.offset == 0 && p.retx == 0 {
-		ask = m.wr.Bytes - min(m.wr.Bytes, q.eq.Speculative())
+		ask = m.wr.Bytes - q.eq.ClaimSpeculative(m.wr.Bytes)
 	}
 	ask += q.eq.TakeReclaim()
 	if ask > math.MaxUint32 {

@@ -33,8 +33,9 @@ import (
 // request issued again that came after the responses it asked for), and
 // the requester answers a response of a read it no longer waits for with
 // such feedback.
-// Under EQDS, read responses are not credit-gated: the pull loop drives
-// WRITE and SEND data.
+// Under EQDS, read responses are data like a writer's: the responder
+// sends them against the requester's pulls, and the requester's pacer
+// paces them with everything else coming to it (nic_read_eqds.go).
 
 // readOut is a read the requester waits for responses of.
 type readOut struct {
@@ -64,11 +65,15 @@ type readOut struct {
 
 // readJob is a read request the responder serves.
 type readJob struct {
-	msg     uint32
-	psn     PSN    // PSN of the next response
-	start   uint64 // offset the request asked from (its FIRST response)
-	offset  uint64 // offset of the next response
-	length  uint64 // message length
+	msg    uint32
+	psn    PSN    // PSN of the next response
+	start  uint64 // offset the request asked from (its FIRST response)
+	offset uint64 // offset of the next response
+	length uint64 // message length
+	// under EQDS, the bytes of this job no earlier request asked credit
+	// for, which its first response asks for (nic_read_eqds.go)
+	ask     uint64
+	asked   bool // the first response left with the ask
 	posted  rtlmodel.Time
 	ready   [readAhead]rtlmodel.Time // payload reads from host memory, ring
 	readAt  int
@@ -167,6 +172,9 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 	psn := PSN(d.Meta.PSN)
 	if !n.placeReadResp(q, r, psn, d, now) {
 		return
+	}
+	if n.pacer != nil {
+		n.eqdsOnReadResp(q, d, now)
 	}
 	n.st.rxData.Inc()
 	if d.Marked {
@@ -279,8 +287,6 @@ func (n *NIC) rxReadAck(d *packet.Desc, now rtlmodel.Time) {
 		ev.INT = &d.Tail().INT
 		n.countINT(ev.INT)
 	}
-	if q.eq == nil {
-		q.cc.OnAck(now, ev)
-	}
+	q.cc.OnAck(now, ev)
 	n.reconsider(q, now)
 }

@@ -59,16 +59,22 @@ func (q *qpState) moveRspFlight(f *rspFlight, sent, placed uint64) uint64 {
 }
 
 // rspSent counts a response of message msg that ends at end as sent at
-// now, and restarts the responses' timer.
-func (n *NIC) rspSent(q *qpState, msg uint32, length, end uint64, now rtlmodel.Time) {
+// now, and restarts the responses' timer. It returns the bytes the
+// response added to the flight: none when the requester's feedback has
+// placed it already, or it was sent before and counts still.
+func (n *NIC) rspSent(q *qpState, msg uint32, length, end uint64, now rtlmodel.Time) uint64 {
 	f := q.rspFlightOf(msg, length)
-	q.moveRspFlight(f, max(f.sent, end), f.placed)
+	sent, placed, before := max(f.sent, end), f.placed, f.out()
+	q.moveRspFlight(f, sent, placed)
 	q.rspRTO = now + n.cfg.RTO
+	after := sent - min(sent, placed)
+	return after - min(after, before)
 }
 
 // rspPlaced takes the requester's feedback that message msg is placed up
 // to offset placed; it returns the bytes newly known to have arrived.
 func (n *NIC) rspPlaced(q *qpState, msg uint32, length, placed uint64, now rtlmodel.Time) uint64 {
+	q.dropRspAsks(msg, placed)
 	f := q.rspFlightOf(msg, length)
 	if placed <= f.placed {
 		return 0
@@ -80,11 +86,13 @@ func (n *NIC) rspPlaced(q *qpState, msg uint32, length, placed uint64, now rtlmo
 
 // rspReissued takes a request of message msg issued again from offset:
 // what was sent past it is no longer counted in flight, and everything
-// before it is placed.
-func (n *NIC) rspReissued(q *qpState, msg uint32, length, offset uint64, now rtlmodel.Time) {
+// before it is placed. It returns the bytes that left the flight.
+func (n *NIC) rspReissued(q *qpState, msg uint32, length, offset uint64, now rtlmodel.Time) uint64 {
+	q.dropRspAsks(msg, offset)
 	f := q.rspFlightOf(msg, length)
-	q.moveRspFlight(f, offset, max(f.placed, offset))
+	left := q.moveRspFlight(f, offset, max(f.placed, offset))
 	n.restartRspTimer(q, now)
+	return left
 }
 
 // restartRspTimer runs the responses' timer from now while any are in
@@ -118,6 +126,8 @@ func (n *NIC) rspTimeout(q *qpState, now rtlmodel.Time) {
 		n.st.rspTimeouts.Inc()
 		if q.eq == nil {
 			q.cc.OnLoss(now, LossTimeout)
+		} else {
+			q.eq.OnRewind(now, out) // sent again, if at all, by a request issued again
 		}
 	}
 	q.rspOut = q.rspOut[:0]

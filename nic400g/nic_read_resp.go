@@ -32,6 +32,7 @@ func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 // NAK of the hole in front of it, on which the requester issues it again.
 func (n *NIC) takeReadReq(q *qpState, r earlyRead, now rtlmodel.Time) {
 	exp := q.rw.Expected()
+	var ask uint64 // what no earlier request asked credit for (EQDS)
 	switch c := PSNCompare(r.psn, exp); {
 	case c > 0:
 		if !n.holdEarlyRead(q, r) {
@@ -42,6 +43,7 @@ func (n *NIC) takeReadReq(q *qpState, r earlyRead, now rtlmodel.Time) {
 		}
 		return
 	case c == 0:
+		ask = r.length - r.offset
 		mtu := uint64(n.cfg.MTU)
 		pkts := uint32((r.length - r.offset + mtu - 1) / mtu)
 		held := q.rw.Held()
@@ -56,10 +58,10 @@ func (n *NIC) takeReadReq(q *qpState, r earlyRead, now rtlmodel.Time) {
 		}
 	default:
 		n.st.rxDup.Inc()
-		n.dropStaleJob(q, r.msg, r.offset, r.length, now)
+		ask = n.dropStaleJob(q, r.msg, r.offset, r.length, now)
 	}
 	q.rsps = append(q.rsps, readJob{msg: r.msg, psn: r.psn, start: r.offset, offset: r.offset,
-		readEnd: r.offset, length: r.length, posted: r.posted})
+		readEnd: r.offset, length: r.length, posted: r.posted, ask: ask})
 	if len(q.rsps) == 1 {
 		n.startJobReads(&q.rsps[0], now)
 	}
@@ -88,13 +90,29 @@ func (n *NIC) responder(d *packet.Desc) *qpState {
 // leave the in-flight count (rspReissued). The request is to the
 // responder's congestion control what a NAK is to a writer's: a response
 // was lost or trimmed on the way (LossNACK).
-func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rtlmodel.Time) {
-	n.rspReissued(q, msg, length, offset, now)
-	n.dropJob(q, msg, now)
+//
+// It returns the bytes a job serving the request from offset will send
+// that no earlier request asked credit for under EQDS: those the stopped
+// job had sent past offset, with the stopped job's own request if its
+// first response had not left, or, with no job left, everything from
+// offset.
+func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rtlmodel.Time) uint64 {
+	left := n.rspReissued(q, msg, length, offset, now)
+	j, stopped := n.dropJob(q, msg, now)
 	n.st.rxReissues.Inc()
 	if q.eq == nil {
 		q.cc.OnLoss(now, LossNACK)
+	} else {
+		q.eq.OnRewind(now, left) // the requester dropped them, or never had them
 	}
+	if !stopped {
+		return length - min(length, offset)
+	}
+	ask := j.offset - min(j.offset, offset)
+	if !j.asked {
+		ask += j.ask // its first response never left: nobody asked for it
+	}
+	return ask
 }
 
 // dropDoneJob stops serving read message msg, which the requester's
@@ -102,27 +120,28 @@ func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rt
 // issued again before the read completed, would send only what the
 // requester has, ahead of the QP's later reads.
 func (n *NIC) dropDoneJob(q *qpState, msg uint32, now rtlmodel.Time) {
-	if n.dropJob(q, msg, now) {
+	if _, stopped := n.dropJob(q, msg, now); stopped {
 		n.st.staleJobs.Inc()
 	}
 }
 
 // dropJob stops the job serving read message msg, if one is queued (a
 // request reserves a message's PSNs once, so there is at most one), and
-// starts the payload reads of the job that comes to the head. It reports
-// whether it stopped one.
-func (n *NIC) dropJob(q *qpState, msg uint32, now rtlmodel.Time) bool {
+// starts the payload reads of the job that comes to the head. It returns
+// the job stopped, and whether there was one.
+func (n *NIC) dropJob(q *qpState, msg uint32, now rtlmodel.Time) (readJob, bool) {
 	for i := range q.rsps {
 		if q.rsps[i].msg != msg {
 			continue
 		}
+		j := q.rsps[i]
 		q.rsps = append(q.rsps[:i], q.rsps[i+1:]...)
 		if i == 0 && len(q.rsps) > 0 {
 			n.startJobReads(&q.rsps[0], now)
 		}
-		return true
+		return j, true
 	}
-	return false
+	return readJob{}, false
 }
 
 // startJobReads issues the first payload reads of a read job.
@@ -167,7 +186,10 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 		d.Meta.Flags |= flagLast
 	}
 	n.sealICRC(d)
-	if q.eq == nil {
+	added := n.rspSent(q, j.msg, j.length, j.offset+uint64(payload), now)
+	if q.eq != nil {
+		n.eqdsRespond(q, j, d, payload, added, now)
+	} else {
 		q.cc.OnSend(now, d.FrameBytes)
 		if q.paySeq != nil {
 			q.paySeq.onSendPayload(payload)
@@ -176,7 +198,6 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 			q.nextSend = max(q.nextSend, now) + rtlmodel.Time(uint64(d.FrameBytes)*8_000_000_000/uint64(r))
 		}
 	}
-	n.rspSent(q, j.msg, j.length, j.offset+uint64(payload), now)
 	n.st.txData.Inc()
 	n.st.txBytes.Add(uint64(payload))
 	n.st.readResps.Inc()

@@ -120,6 +120,9 @@ func (n *NIC) sendable(q *qpState, now rtlmodel.Time) (rtlmodel.Time, bool) {
 		if t := q.jobReady(); t > now {
 			return t, false
 		}
+		if q.eq != nil && !n.eqdsMayRespond(q) {
+			return rtlmodel.Forever, false // until a pull brings credit
+		}
 		return now, true
 	case txNew:
 		m := q.segMsg()
