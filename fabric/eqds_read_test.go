@@ -23,7 +23,7 @@ workload: {kind: incast, bytes: 1048576, op: %s, senders: 8}
 }
 
 // Under EQDS the incast's reads come paced by the reader's pulls, as the
-// incast's writes do: the eight reads complete by 180.85 us with 179
+// incast's writes do: the eight reads complete by 180.25 us with 179
 // frames dropped at the switches, where the writes complete by 304.86 us.
 //
 // Before, the responders sent every read whole at line rate: 8,648

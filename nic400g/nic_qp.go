@@ -170,9 +170,9 @@ type qpState struct {
 	rsps   []readJob
 	rspOut []rspFlight
 	rspRTO rtlmodel.Time
-	// under EQDS, the credit requests its responses carry, by the offset
-	// of the response that carries each (nic_read_eqds.go)
-	rspAsks []rspAsk
+	// under EQDS, the credit each read message's responses have asked for
+	// so far (nic_read_eqds.go)
+	rspAsks []rspAsked
 	// read requests that came ahead of the expected PSN, held until it
 	// reaches them (selective repeat; nic_read_early.go)
 	early []earlyRead

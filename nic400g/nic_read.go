@@ -61,6 +61,10 @@ type readOut struct {
 	maxOWD    rtlmodel.Time
 	gapDue    rtlmodel.Time
 	gapDuePSN PSN
+	// under EQDS, the credit the read's responses have asked for that the
+	// requester took, as its responses carry it (the low 32 bits;
+	// nic_read_eqds.go)
+	askSeen uint32
 }
 
 // readJob is a read request the responder serves.
@@ -170,11 +174,14 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 		return
 	}
 	psn := PSN(d.Meta.PSN)
+	if n.pacer != nil {
+		n.eqdsTakeAsk(q, r, d, now)
+	}
 	if !n.placeReadResp(q, r, psn, d, now) {
 		return
 	}
-	if n.pacer != nil {
-		n.eqdsOnReadResp(q, d, now)
+	if n.pacer != nil && d.Meta.Flags&flagSpec != 0 {
+		n.pacer.Charge(now, uint64(d.Meta.Payload)) // unsolicited
 	}
 	n.st.rxData.Inc()
 	if d.Marked {

@@ -74,7 +74,9 @@ func (n *NIC) rspSent(q *qpState, msg uint32, length, end uint64, now rtlmodel.T
 // rspPlaced takes the requester's feedback that message msg is placed up
 // to offset placed; it returns the bytes newly known to have arrived.
 func (n *NIC) rspPlaced(q *qpState, msg uint32, length, placed uint64, now rtlmodel.Time) uint64 {
-	q.dropRspAsks(msg, placed)
+	if placed >= length {
+		q.dropRspAsked(msg)
+	}
 	f := q.rspFlightOf(msg, length)
 	if placed <= f.placed {
 		return 0
@@ -88,7 +90,6 @@ func (n *NIC) rspPlaced(q *qpState, msg uint32, length, placed uint64, now rtlmo
 // what was sent past it is no longer counted in flight, and everything
 // before it is placed. It returns the bytes that left the flight.
 func (n *NIC) rspReissued(q *qpState, msg uint32, length, offset uint64, now rtlmodel.Time) uint64 {
-	q.dropRspAsks(msg, offset)
 	f := q.rspFlightOf(msg, length)
 	left := q.moveRspFlight(f, offset, max(f.placed, offset))
 	n.restartRspTimer(q, now)
