@@ -91,6 +91,14 @@ func TestScenarioIdleSkipEqualsAlwaysTick(t *testing.T) {
 			s.Switch.LB, s.Switch.Trimming, s.Switch.PFCClasses, s.Switch.BufferBytes = "spray", true, nil, 300000
 			s.Workload = ScenarioWorkload{Kind: "incast", Senders: 7, Receiver: 0, Bytes: 256 << 10}
 		},
+		// READ responses paced by the requester's pulls, into a lossy
+		// buffer (116 drops, 5 reads issued again, 336 pulls)
+		"eqds-read-incast": func(s *Scenario) {
+			s.Topology.Leaves, s.Topology.Spines, s.Topology.HostsPerLeaf = 2, 1, 4
+			s.NIC.CC, s.NIC.MTU = "eqds", 4096
+			s.Switch.PFCClasses, s.Switch.BufferBytes = nil, 200000
+			s.Workload = ScenarioWorkload{Kind: "incast", Senders: 6, Receiver: 0, Bytes: 256 << 10, Op: "read"}
+		},
 		// DLB, whose ingress pipes are components of their own (a wire's
 		// lookahead without the ingress pipeline), around an uplink with
 		// half its lanes down
