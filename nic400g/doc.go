@@ -82,8 +82,8 @@
 // resent without credit, since the receiver never saw them. READ
 // responses go the same way from the responder (nic_read_eqds.go): its
 // jobs ask for credit on their responses, the requester's pacer pulls for
-// them, and a request rides again on every copy of its response until the
-// requester places it.
+// it, and every response carries the credit its read has asked for so
+// far, so a request lost with a response rides on the next.
 //
 // The other pieces are plain state machines the component calls from its
 // Eval with the current rtlmodel.Time; none of their per-event paths
