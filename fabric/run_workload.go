@@ -25,8 +25,12 @@ func (s *Scenario) flows(topo TopologyConfig) ([]Flow, error) {
 			err = topo.CheckFlows(flows)
 			var fe *FlowError
 			if errors.As(err, &fe) {
-				err = fmt.Errorf("fabric: trace line %d: %s", lines[fe.Flow], strings.TrimPrefix(err.Error(), "fabric: "))
+				err = traceLine(lines[fe.Flow], "%s", strings.TrimPrefix(err.Error(), "fabric: "))
 			}
+		}
+		var le *TraceLineError
+		if errors.As(err, &le) {
+			return nil, &traceFileError{path: s.TraceFile(), line: le.Line, err: le.Err}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", w.File, err)

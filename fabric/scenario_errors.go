@@ -54,6 +54,19 @@ func keyedUnder(path string, err error) error {
 	return keyed(path, err)
 }
 
+// traceFileError is an error at a line of the trace file a workload of
+// kind csv reads, located in the trace as "t.csv:3: ..."; locate adds
+// the scenario line that names the trace after it, not the scenario's
+// name before it.
+type traceFileError struct {
+	path string
+	line int
+	err  error
+}
+
+func (e *traceFileError) Error() string { return fmt.Sprintf("%s:%d: %v", e.path, e.line, e.err) }
+func (e *traceFileError) Unwrap() error { return e.err }
+
 // scenarioSource is where a scenario was read from: the file's name and
 // its YAML tree, for the lines of its keys (nil: text with no lines to
 // give, ParseGeneratedScenario).
@@ -63,7 +76,9 @@ type scenarioSource struct {
 }
 
 // locate prefixes err with the scenario's file name and, for an error
-// about a key (keyed), the line of that key: "file.yaml:12: ...". A key
+// about a key (keyed), the line of that key: "file.yaml:12: ...". An
+// error at a line of the trace (traceFileError) keeps the trace's name
+// and line in front and gets the scenario's line of workload.file after. A key
 // the file does not set gets the line of its nearest enclosing key that
 // it does. Joined errors are located one by one, a line each.
 func (s *Scenario) locate(err error) error {
@@ -76,6 +91,13 @@ func (s *Scenario) locate(err error) error {
 			lines = append(lines, s.locate(e).Error())
 		}
 		return errors.New(strings.Join(lines, "\n"))
+	}
+	var te *traceFileError
+	if errors.As(err, &te) {
+		if line := yamlfile.KeyLine(s.src.root, "workload.file"); line > 0 {
+			return fmt.Errorf("%w (the trace of %s:%d)", err, s.src.name, line)
+		}
+		return fmt.Errorf("%w (the trace of %s)", err, s.src.name)
 	}
 	var ke *keyError
 	if errors.As(err, &ke) {

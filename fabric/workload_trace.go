@@ -31,7 +31,8 @@ const traceOpColumn = "op"
 // 10 s) and the operation, write, send or read (an RDMA READ that dst
 // posts; empty or no column: write). A UTF-8 byte order mark before the header is skipped. Lines
 // starting with # are comments. Flows get IDs in row order and no dependencies.
-// Errors name the line (1 is the header). Endpoints are TopologyConfig
+// An error about a line is a *TraceLineError (1 is the header; comment
+// lines count). Endpoints are TopologyConfig
 // ids (FACTS 5.3); times become picoseconds.
 func ReadTraceCSV(r io.Reader) ([]Flow, error) {
 	flows, _, err := readTraceCSV(r)
@@ -51,7 +52,7 @@ func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 	cr.ReuseRecord = true
 	head, err := cr.Read()
 	if err == io.EOF {
-		return nil, nil, fmt.Errorf("fabric: trace is empty; it needs the header %s", strings.Join(traceColumns, ","))
+		return nil, nil, &TraceLineError{Line: 1, Err: fmt.Errorf("the trace is empty; it needs the header %s", strings.Join(traceColumns, ","))}
 	}
 	if err != nil {
 		return nil, nil, traceErr(err)
@@ -61,16 +62,16 @@ func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 	for i, h := range head {
 		name := strings.ToLower(strings.TrimSpace(h))
 		if !slices.Contains(traceColumns, name) && name != traceOpColumn {
-			return nil, nil, fmt.Errorf("fabric: trace line %d: unknown column %q (want %s, and op if you like)", line, h, strings.Join(traceColumns, ","))
+			return nil, nil, traceLine(line, "unknown column %q (want %s, and op if you like)", h, strings.Join(traceColumns, ","))
 		}
 		if _, dup := col[name]; dup {
-			return nil, nil, fmt.Errorf("fabric: trace line %d: column %q appears twice", line, name)
+			return nil, nil, traceLine(line, "column %q appears twice", name)
 		}
 		col[name] = i
 	}
 	for _, c := range traceColumns {
 		if _, ok := col[c]; !ok {
-			return nil, nil, fmt.Errorf("fabric: trace line %d: the header has no %q column", line, c)
+			return nil, nil, traceLine(line, "the header has no %q column", c)
 		}
 	}
 	for {
@@ -86,7 +87,7 @@ func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 		for k, c := range traceColumns {
 			s := strings.TrimSpace(rec[col[c]])
 			if v[k], err = strconv.ParseUint(s, 10, 64); err != nil {
-				return nil, nil, fmt.Errorf("fabric: trace line %d: %s %q is not a whole number", line, c, s)
+				return nil, nil, traceLine(line, "%s %q is not a whole number", c, s)
 			}
 		}
 		src, dst, bytes, ns := v[0], v[1], v[2], v[3]
@@ -94,21 +95,21 @@ func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 		if c, ok := col[traceOpColumn]; ok {
 			if s := strings.ToLower(strings.TrimSpace(rec[c])); s != "" {
 				if op, err = nic400g.ParseOp(s); err != nil {
-					return nil, nil, fmt.Errorf("fabric: trace line %d: %v", line, err)
+					return nil, nil, traceLine(line, "%w", err)
 				}
 			}
 		}
 		switch {
 		case src > math.MaxInt32 || dst > math.MaxInt32:
-			return nil, nil, fmt.Errorf("fabric: trace line %d: endpoint beyond %d", line, math.MaxInt32)
+			return nil, nil, traceLine(line, "endpoint beyond %d", math.MaxInt32)
 		case src == dst:
-			return nil, nil, fmt.Errorf("fabric: trace line %d: src and dst are both %d", line, src)
+			return nil, nil, traceLine(line, "src and dst are both %d", src)
 		case bytes == 0:
-			return nil, nil, fmt.Errorf("fabric: trace line %d: bytes must be at least 1", line)
+			return nil, nil, traceLine(line, "bytes must be at least 1")
 		case bytes > maxFlowBytes:
-			return nil, nil, fmt.Errorf("fabric: trace line %d: bytes %d: at most %d (%s)", line, bytes, uint64(maxFlowBytes), flowBytesBound)
+			return nil, nil, traceLine(line, "bytes %d: at most %d (%s)", bytes, uint64(maxFlowBytes), flowBytesBound)
 		case ns > maxScenarioUS*1000:
-			return nil, nil, fmt.Errorf("fabric: trace line %d: start_ns %d: at most %d (10 s of simulated time)", line, ns, uint64(maxScenarioUS*1000))
+			return nil, nil, traceLine(line, "start_ns %d: at most %d (10 s of simulated time)", ns, uint64(maxScenarioUS*1000))
 		}
 		flows = append(flows, Flow{ID: len(flows), Src: int(src), Dst: int(dst), Bytes: bytes,
 			Start: rtlmodel.Time(ns) * rtlmodel.Nanosecond, Op: op})
@@ -116,11 +117,30 @@ func readTraceCSV(r io.Reader) (flows []Flow, lines []int, err error) {
 	}
 }
 
+// TraceLineError is an error about one line of a flow trace (1 is the
+// header; comment lines count). Its text names the line; a run that read
+// the trace from a file puts the file's name in front of it as
+// "file.csv:3: ..." instead.
+type TraceLineError struct {
+	Line int
+	Err  error
+}
+
+func (e *TraceLineError) Error() string {
+	return fmt.Sprintf("fabric: trace line %d: %v", e.Line, e.Err)
+}
+func (e *TraceLineError) Unwrap() error { return e.Err }
+
+// traceLine is a TraceLineError at line, its message formatted.
+func traceLine(line int, format string, args ...any) error {
+	return &TraceLineError{Line: line, Err: fmt.Errorf(format, args...)}
+}
+
 // traceErr turns a CSV syntax error into one that names the line.
 func traceErr(err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("fabric: trace line %d: %v", pe.Line, pe.Err)
+		return &TraceLineError{Line: pe.Line, Err: pe.Err}
 	}
 	return fmt.Errorf("fabric: trace: %w", err)
 }

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,7 +57,8 @@ func TestReadTraceCSVSkipsByteOrderMark(t *testing.T) {
 	require.Equal(t, []Flow{{ID: 0, Src: 0, Dst: 1, Bytes: 4096, Start: 10 * rtlmodel.Nanosecond}}, flows)
 }
 
-// Every error names the line at fault.
+// Every error names the line at fault, in its text and as a
+// TraceLineError (an empty trace: line 1).
 func TestReadTraceCSVErrorsNameTheLine(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"", "trace is empty"},
@@ -81,6 +83,14 @@ func TestReadTraceCSVErrorsNameTheLine(t *testing.T) {
 	for _, c := range cases {
 		_, err := ReadTraceCSV(strings.NewReader(c.in))
 		require.ErrorContains(t, err, c.want, "input %q", c.in)
+		var le *TraceLineError
+		require.ErrorAs(t, err, &le, "input %q", c.in)
+		line := 1
+		if n, ok := strings.CutPrefix(c.want, "line "); ok {
+			line, err = strconv.Atoi(n[:strings.IndexByte(n, ':')])
+			require.NoError(t, err)
+		}
+		require.Equal(t, line, le.Line, "input %q", c.in)
 	}
 }
 
