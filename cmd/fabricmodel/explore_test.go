@@ -60,16 +60,21 @@ func TestExploreRunShardMergeReport(t *testing.T) {
 	require.NoError(t, err)
 }
 
+// The script holds the array, the shard each task runs and the extra
+// #SBATCH options, each taken whole: an option's own commas
+// (--mail-type=END,FAIL) do not split it in two.
 func TestExploreSlurmWritesTheArrayScript(t *testing.T) {
 	dir := t.TempDir()
 	sweep := filepath.Join(dir, "clocks.yaml")
 	require.NoError(t, os.WriteFile(sweep, []byte(budgetSweep), 0o644))
-	out, err := runCLI(t, "explore", "slurm", "--shards", "3", "--binary", "/opt/fabricmodel", "--out", filepath.Join(dir, "o"), sweep)
+	out, err := runCLI(t, "explore", "slurm", "--shards", "3", "--binary", "/opt/fabricmodel", "--out", filepath.Join(dir, "o"),
+		"--sbatch", "--mail-type=END,FAIL", "--sbatch", "--mem=4G", sweep)
 	require.NoError(t, err)
 	assert.Contains(t, out, "3 array tasks")
 	script, err := os.ReadFile(filepath.Join(dir, "o", "explore.sbatch"))
 	require.NoError(t, err)
 	assert.Contains(t, string(script), "#SBATCH --array=0-2")
+	assert.Contains(t, string(script), "#SBATCH --mail-type=END,FAIL\n#SBATCH --mem=4G\n")
 	assert.Contains(t, string(script), `/opt/fabricmodel explore run --out `+filepath.Join(dir, "o")+` --workers 1 --shard "${SLURM_ARRAY_TASK_ID}/3" `+sweep)
 }
 

@@ -23,5 +23,8 @@ func newApp() *cli.App {
 		Name:     "fabricmodel",
 		Usage:    "cycle-accurate model of a 400G RDMA NIC, a 51.2T switch and the fabrics built from them",
 		Commands: commands,
+		// a repeatable flag takes each value whole: sbatch options and
+		// YAML lists hold commas of their own
+		DisableSliceFlagSeparator: true,
 	}
 }
