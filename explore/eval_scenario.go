@@ -140,7 +140,7 @@ func edit(name string, data []byte, params []Assignment) (*yaml.Node, []string, 
 		if a.Name == scenarioFileParam {
 			continue
 		}
-		if err := setPath(doc.Content[0], a.Name, a.Value); err != nil {
+		if err := yamlfile.Set(doc.Content[0], a.Name, a.Value); err != nil {
 			return nil, nil, &paramError{a.Name, fmt.Errorf("%s: %w", a.Name, err)}
 		}
 		set = append(set, a.Name+"="+a.Value)
@@ -183,44 +183,6 @@ func (e scenarioEvaluator) traceDir(file string) string {
 		return filepath.Dir(file)
 	}
 	return e.dir
-}
-
-// setPath replaces (or adds) the value at a dotted key path in a mapping
-// with value read as YAML.
-func setPath(root *yaml.Node, path, value string) error {
-	var v yaml.Node
-	if err := yaml.Unmarshal([]byte(value), &v); err != nil {
-		return fmt.Errorf("value %q: %w", value, err)
-	}
-	if len(v.Content) != 1 {
-		return fmt.Errorf("value %q: empty", value)
-	}
-	keys := strings.Split(path, ".")
-	n := root
-	for i, k := range keys {
-		if k == "" {
-			return fmt.Errorf("empty key in the path")
-		}
-		if n.Kind != yaml.MappingNode {
-			return fmt.Errorf("%s is not a mapping", strings.Join(keys[:i], "."))
-		}
-		var child *yaml.Node
-		for j := 0; j+1 < len(n.Content); j += 2 {
-			if n.Content[j].Value == k {
-				child = n.Content[j+1]
-			}
-		}
-		last := i == len(keys)-1
-		if child == nil {
-			child = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, child)
-		}
-		if last {
-			*child = *v.Content[0]
-		}
-		n = child
-	}
-	return nil
 }
 
 // Check builds the scenario the values describe without running it.

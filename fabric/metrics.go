@@ -91,7 +91,10 @@ type QueueSeries struct {
 // hold no wall-clock figure, so the same scenario and seed give the same
 // results byte for byte.
 type Results struct {
-	Scenario      string    `json:"scenario"`
+	Scenario string `json:"scenario"`
+	// Settings are the KEY=VALUE settings written over the scenario
+	// file's keys (Scenario.Settings); absent when there were none.
+	Settings      []string  `json:"settings,omitempty"`
 	Seed          uint64    `json:"seed"`
 	Endpoints     int       `json:"endpoints"`
 	Flows         int       `json:"flows"`
@@ -139,7 +142,7 @@ type Results struct {
 // Results computes the metrics of the run so far.
 func (r *Run) Results() *Results {
 	e := r.Cluster.Engine
-	res := &Results{Scenario: r.Scenario.Name, Seed: r.Scenario.Seed, Endpoints: len(r.Cluster.NICs),
+	res := &Results{Scenario: r.Scenario.Name, Settings: r.Scenario.Settings(), Seed: r.Scenario.Seed, Endpoints: len(r.Cluster.NICs),
 		Flows: len(r.Flows), Completed: r.sched.done(), SimTimeNS: e.Now().Nanoseconds(), Failed: r.Failures()}
 	fct := rtlmodel.NewRegistry().Histogram("fct", "ps", "")
 	first, last := rtlmodel.Forever, rtlmodel.Time(0)

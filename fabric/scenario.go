@@ -36,6 +36,9 @@ type Scenario struct {
 	Dir string `yaml:"-" json:"-"`
 
 	src *scenarioSource // the file read, for the lines of errors; nil: not read from one
+	// settings are the KEY=VALUE settings written over the file's keys
+	// (ParseScenarioWith)
+	settings []string
 }
 
 // ScenarioTopology is the fabric: a topology description (leafspine,

@@ -10,7 +10,9 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fabricmodel/fabricmodel/fabric"
@@ -47,7 +49,8 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "plots", Usage: "write PNG plots (FCT CDF, hottest queues, link utilisation) to `DIR`"},
 			&cli.StringFlag{Name: "trace", Usage: "write every hop of the --trace-flows flows' frames (data, ACKs, CNPs) as JSON Lines to `FILE`, in the order of their times"},
 			&cli.StringFlag{Name: "trace-flows", Value: "0", Usage: "the flows --trace follows: `IDS` as in the --csv output, comma-separated (ranges as 4-7)"},
-			&cli.Uint64Flag{Name: "seed", Usage: "override the scenario's seed"},
+			&cli.StringSliceFlag{Name: "set", Usage: "write `KEY=VALUE` over the scenario's key (a dotted path such as nic.cc, a YAML value such as hpcc or [0, 3]); repeatable, each key once"},
+			&cli.Uint64Flag{Name: "seed", Usage: "override the scenario's seed (after --set)"},
 			&cli.Float64Flag{Name: "step-us", Value: 10, Usage: "simulated microseconds between progress updates and queue samples"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a pprof CPU profile of the simulation to `FILE`"},
 			&cli.StringFlag{Name: "memprofile", Usage: "write a pprof heap profile, taken when the run ends, to `FILE`"},
@@ -72,12 +75,16 @@ func runScenario(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	settings, err := settingsFlag(c)
+	if err != nil {
+		return err
+	}
 	var sc *fabric.Scenario
 	scenarioPath := c.Args().First()
 	if scenarioPath != "" {
-		sc, err = fabric.LoadScenario(scenarioPath)
+		sc, err = fabric.LoadScenarioWith(scenarioPath, settings)
 	} else {
-		sc, err = fabric.DefaultScenario()
+		sc, err = fabric.DefaultScenarioWith(settings)
 	}
 	if err != nil {
 		return err
@@ -244,6 +251,9 @@ func printResults(w io.Writer, res *fabric.Results) {
 		pausedRow(res, ns),
 		{"drops: switches / NICs", fmt.Sprintf("%d / %d", res.SwitchDrops, res.NICDrops)},
 		{"retransmits / received twice", fmt.Sprintf("%d / %d", res.Retransmits, res.DuplicatesReceived)},
+	}
+	if len(res.Settings) > 0 {
+		rows = slices.Insert(rows, 1, []string{"settings", strings.Join(res.Settings, ", ")})
 	}
 	if len(res.Failed) > 0 {
 		rows = append(rows, []string{"flows failed", strconv.Itoa(len(res.Failed))})

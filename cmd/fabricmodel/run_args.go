@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fabricmodel/fabricmodel/fabric"
 	"github.com/urfave/cli/v2"
 )
 
@@ -44,4 +45,22 @@ func looksLikeFlags(args []string) bool {
 		}
 	}
 	return false
+}
+
+// settingsFlag reads run's --set flags: KEY=VALUE each, each key once.
+func settingsFlag(c *cli.Context) ([]fabric.Setting, error) {
+	var settings []fabric.Setting
+	first := map[string]string{}
+	for _, text := range c.StringSlice("set") {
+		st, err := fabric.ParseSetting(text)
+		if err != nil {
+			return nil, fmt.Errorf("--set %w", err)
+		}
+		if f, dup := first[st.Key]; dup {
+			return nil, fmt.Errorf("--set %s: %s set twice (first --set %s)", text, st.Key, f)
+		}
+		first[st.Key] = text
+		settings = append(settings, st)
+	}
+	return settings, nil
 }

@@ -1,0 +1,109 @@
+package fabric
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
+	"go.yaml.in/yaml/v3"
+)
+
+// Setting is a scenario key given its value outside the scenario file
+// (`fabricmodel run --set`): a dotted key path ("nic.cc") and a value
+// read as YAML ("hpcc", "[0, 3]").
+type Setting struct {
+	Key, Value string
+}
+
+// String is the setting as it is written: KEY=VALUE.
+func (st Setting) String() string { return st.Key + "=" + st.Value }
+
+// ParseSetting reads a setting written KEY=VALUE (the first = ends the
+// key; the key is a dotted path of scenario keys).
+func ParseSetting(text string) (Setting, error) {
+	key, value, ok := strings.Cut(text, "=")
+	key = strings.TrimSpace(key)
+	switch {
+	case !ok:
+		return Setting{}, fmt.Errorf("%q: want KEY=VALUE (nic.cc=hpcc)", text)
+	case key == "":
+		return Setting{}, fmt.Errorf("%q: no key before the =", text)
+	case strings.TrimSpace(value) == "":
+		return Setting{}, fmt.Errorf("%q: no value after the =", text)
+	}
+	for _, k := range strings.Split(key, ".") {
+		if k == "" {
+			return Setting{}, fmt.Errorf("%q: an empty key in the path %s", text, key)
+		}
+	}
+	return Setting{Key: key, Value: value}, nil
+}
+
+// ParseScenarioWith is ParseScenario with settings written over the
+// text's keys, in their order: each replaces the key it names, or adds
+// it. The scenario is then decoded and checked as a whole, as ParseScenario
+// does, and its errors, which the settings may have caused or may not,
+// name "name with KEY=VALUE, ..." and the key at fault, without a line:
+// the text they are about is no longer the file's. A key set twice is
+// an error. With no settings it is ParseScenario.
+func ParseScenarioWith(name string, data []byte, settings []Setting) (*Scenario, error) {
+	if len(settings) == 0 {
+		return ParseScenario(name, data)
+	}
+	doc, err := scenarioFile.Document(data)
+	if err != nil {
+		// the file's own text is at fault: its lines stand
+		_, err = ParseScenario(name, data)
+		return nil, err
+	}
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s: want a mapping of scenario keys to write settings into", name)
+	}
+	seen := map[string]bool{}
+	label := make([]string, len(settings))
+	for i, st := range settings {
+		if seen[st.Key] {
+			return nil, fmt.Errorf("%s: setting %s: %s is set twice", name, st, st.Key)
+		}
+		seen[st.Key] = true
+		if err := yamlfile.Set(doc.Content[0], st.Key, st.Value); err != nil {
+			return nil, fmt.Errorf("%s: setting %s: %w", name, st, err)
+		}
+		label[i] = st.String()
+	}
+	text, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: settings %s: %w", name, strings.Join(label, ", "), err)
+	}
+	s, err := ParseGeneratedScenario(name+" with "+strings.Join(label, ", "), text)
+	if err != nil {
+		return nil, err
+	}
+	s.settings = label
+	return s, nil
+}
+
+// LoadScenarioWith is LoadScenario with settings (ParseScenarioWith).
+func LoadScenarioWith(path string, settings []Setting) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := ParseScenarioWith(path, data, settings)
+	if err != nil {
+		return nil, err
+	}
+	s.Dir = filepath.Dir(path)
+	return s, nil
+}
+
+// DefaultScenarioWith is DefaultScenario with settings (ParseScenarioWith).
+func DefaultScenarioWith(settings []Setting) (*Scenario, error) {
+	return ParseScenarioWith("default_scenario.yaml", defaultScenario, settings)
+}
+
+// Settings returns the settings written over the scenario's file, as
+// KEY=VALUE in their order; none for a scenario read as it is.
+func (s *Scenario) Settings() []string { return s.settings }
