@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -184,16 +183,7 @@ func DefaultScenarioYAML() []byte { return bytes.Clone(defaultScenario) }
 // LoadScenario reads a scenario file; a relative workload.file in it is
 // read from the file's directory.
 func LoadScenario(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	s, err := ParseScenario(path, data)
-	if err != nil {
-		return nil, err
-	}
-	s.Dir = filepath.Dir(path)
-	return s, nil
+	return LoadScenarioWith(path, nil)
 }
 
 // TraceFile is the path of the trace a workload of kind csv reads:

@@ -55,8 +55,10 @@ func ParseScenarioWith(name string, data []byte, settings []Setting) (*Scenario,
 	doc, err := scenarioFile.Document(data)
 	if err != nil {
 		// the file's own text is at fault: its lines stand
-		_, err = ParseScenario(name, data)
-		return nil, err
+		if _, perr := ParseScenario(name, data); perr != nil {
+			return nil, perr
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: want a mapping of scenario keys to write settings into", name)
