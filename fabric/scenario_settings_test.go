@@ -3,6 +3,7 @@ package fabric
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -95,4 +96,27 @@ func TestSettingsReadTheTraceBesideTheFile(t *testing.T) {
 	require.Len(t, r.Flows, 2)
 	_, err = LoadScenarioWith(filepath.Join(dir, "none.yaml"), nil)
 	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// Settings never panic, whatever the file and the setting: an error names
+// the file, and a scenario they give passes its checks and lists them.
+func FuzzParseScenarioWith(f *testing.F) {
+	f.Add(scenarioBase+scenarioWorkload, "nic.cc=hpcc")
+	f.Add(scenarioBase+scenarioWorkload, "switch.ecn={kmin_bytes: 1, kmax_bytes: 2, pmax: 0.5}")
+	f.Add("a: &x {b: 1}\nc: *x\n", "a.b=2")
+	f.Add(scenarioBase+scenarioWorkload, "topology=*x")
+	f.Add("", "workload.kind=csv")
+	f.Fuzz(func(t *testing.T, in, setting string) {
+		st, err := ParseSetting(setting)
+		if err != nil {
+			return
+		}
+		s, err := ParseScenarioWith("f.yaml", []byte(in), []Setting{st})
+		if err != nil {
+			require.True(t, strings.HasPrefix(err.Error(), "f.yaml"), "%q does not name the file", err)
+			return
+		}
+		require.NoError(t, s.Validate())
+		require.Equal(t, []string{st.String()}, s.Settings())
+	})
 }
