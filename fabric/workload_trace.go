@@ -29,11 +29,11 @@ const traceOpColumn = "op"
 // source and destination endpoint (the data goes from src to dst),
 // message bytes (1 to 4 GiB − 1), start time in nanoseconds (up to
 // 10 s) and the operation, write, send or read (an RDMA READ that dst
-// posts; empty or no column: write). A UTF-8 byte order mark before the header is skipped. Lines
-// starting with # are comments. Flows get IDs in row order and no dependencies.
-// An error about a line is a *TraceLineError (1 is the header; comment
-// lines count). Endpoints are TopologyConfig
-// ids (FACTS 5.3); times become picoseconds.
+// posts; empty or no column: write). A UTF-8 byte order mark before the
+// header is skipped. Lines starting with # are comments. Flows get IDs
+// in row order and no dependencies. An error about a line is a
+// *TraceLineError (1 is the header; comment lines count). Endpoints are
+// TopologyConfig ids (FACTS 5.3); times become picoseconds.
 func ReadTraceCSV(r io.Reader) ([]Flow, error) {
 	flows, _, err := readTraceCSV(r)
 	return flows, err
