@@ -204,7 +204,7 @@ func (s *Scenario) TraceFile() string {
 // the file name and the line of the key at fault ("s.yaml:12: ..."), and
 // so do the errors NewRun finds in it later.
 func ParseScenario(name string, data []byte) (*Scenario, error) {
-	return parseScenario(name, data, true)
+	return parseScenario(&scenarioSource{name: name}, data, true)
 }
 
 // ParseGeneratedScenario is ParseScenario for scenario text a program
@@ -212,12 +212,14 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 // errors name label and the key at fault but no line, since the text is
 // no file anyone can open.
 func ParseGeneratedScenario(label string, data []byte) (*Scenario, error) {
-	return parseScenario(label, data, false)
+	return parseScenario(&scenarioSource{name: label}, data, false)
 }
 
-func parseScenario(name string, data []byte, lines bool) (*Scenario, error) {
+// parseScenario decodes and checks text data read from src; with lines
+// the errors give the lines of data, and src keeps its tree.
+func parseScenario(src *scenarioSource, data []byte, lines bool) (*Scenario, error) {
 	var s Scenario
-	s.src = &scenarioSource{name: name}
+	s.src = src
 	if err := decodeScenario(&s, s.src, data, lines); err != nil {
 		return nil, err
 	}

@@ -23,22 +23,22 @@ var scenarioFile = yamlfile.Kind{Name: "scenario"}
 func decodeScenario(s *Scenario, src *scenarioSource, data []byte, lines bool) error {
 	root, err := scenarioFile.Document(data)
 	if errors.Is(err, yamlfile.ErrEmpty) {
-		return fmt.Errorf("%s: %w (a scenario needs at least topology and workload)", src.name, err)
+		return fmt.Errorf("%s: %w (a scenario needs at least topology and workload)", src.label(), err)
 	}
 	if err != nil {
-		return textErrors(src.name, fileErrors(err), lines)
+		return textErrors(src.label(), fileErrors(err), lines)
 	}
 	if errs := sweepFileErrors(root); len(errs) > 0 {
-		return textErrors(src.name, errs, lines)
+		return textErrors(src.label(), errs, lines)
 	}
 	if errs := numberErrors(root); len(errs) > 0 {
-		return textErrors(src.name, errs, lines)
+		return textErrors(src.label(), errs, lines)
 	}
 	if err := yamlfile.Decode(scenarioFile, data, root, s); err != nil {
-		return textErrors(src.name, fileErrors(err), lines)
+		return textErrors(src.label(), fileErrors(err), lines)
 	}
 	if errs := workloadKeyErrors(root, s.Workload.Kind); len(errs) > 0 {
-		return textErrors(src.name, errs, lines)
+		return textErrors(src.label(), errs, lines)
 	}
 	noteOmittedPmax(root, s)
 	if lines {

@@ -69,18 +69,48 @@ func (e *traceFileError) Unwrap() error { return e.err }
 
 // scenarioSource is where a scenario was read from: the file's name and
 // its YAML tree, for the lines of its keys (nil: text with no lines to
-// give, ParseGeneratedScenario).
+// give, ParseGeneratedScenario). With settings written over the file
+// (ParseScenarioWith), set holds the keys they wrote and with names the
+// file with them ("s.yaml with nic.cc=hpcc"); root is the file's own
+// tree, whose lines stand for every key no setting touched.
 type scenarioSource struct {
 	name string
 	root *yaml.Node
+	set  []string
+	with string
 }
 
-// locate prefixes err with the scenario's file name and, for an error
-// about a key (keyed), the line of that key: "file.yaml:12: ...". An
-// error at a line of the trace (traceFileError) keeps the trace's name
-// and line in front and gets the scenario's line of workload.file after. A key
-// the file does not set gets the line of its nearest enclosing key that
-// it does. Joined errors are located one by one, a line each.
+// label names the text decoded: the file, or the file with its settings.
+func (src *scenarioSource) label() string {
+	if src.with != "" {
+		return src.with
+	}
+	return src.name
+}
+
+// where names the place of the scenario key at path: "file:line" from
+// the file's tree (a key the file does not set: its nearest enclosing
+// key that it does); the file with its settings for a key a setting
+// wrote, one below it or one holding it, as the file's text no longer
+// says it; the label alone where the file gives no line.
+func (src *scenarioSource) where(path string) string {
+	for _, k := range src.set {
+		if path == k || strings.HasPrefix(path, k+".") || strings.HasPrefix(k, path+".") {
+			return src.with
+		}
+	}
+	if line := yamlfile.KeyLine(src.root, path); line > 0 {
+		return fmt.Sprintf("%s:%d", src.name, line)
+	}
+	return src.label()
+}
+
+// locate prefixes err with where it is: for an error about a key
+// (keyed), that key's place (scenarioSource.where: "file.yaml:12: ...");
+// for another, the file's name (with its settings). An error at a line
+// of the trace (traceFileError) keeps the trace's name and line in front
+// and gets the place of workload.file after. Joined errors are located
+// one by one, a line each.
 func (s *Scenario) locate(err error) error {
 	if err == nil || s.src == nil {
 		return err
@@ -94,16 +124,11 @@ func (s *Scenario) locate(err error) error {
 	}
 	var te *traceFileError
 	if errors.As(err, &te) {
-		if line := yamlfile.KeyLine(s.src.root, "workload.file"); line > 0 {
-			return fmt.Errorf("%w (the trace of %s:%d)", err, s.src.name, line)
-		}
-		return fmt.Errorf("%w (the trace of %s)", err, s.src.name)
+		return fmt.Errorf("%w (the trace of %s)", err, s.src.where("workload.file"))
 	}
 	var ke *keyError
 	if errors.As(err, &ke) {
-		if line := yamlfile.KeyLine(s.src.root, ke.key); line > 0 {
-			return fmt.Errorf("%s:%d: %w", s.src.name, line, err)
-		}
+		return fmt.Errorf("%s: %w", s.src.where(ke.key), err)
 	}
-	return fmt.Errorf("%s: %w", s.src.name, err)
+	return fmt.Errorf("%s: %w", s.src.label(), err)
 }

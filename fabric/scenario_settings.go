@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
@@ -44,10 +45,12 @@ func ParseSetting(text string) (Setting, error) {
 // ParseScenarioWith is ParseScenario with settings written over the
 // text's keys, in their order: each replaces the key it names, or adds
 // it. The scenario is then decoded and checked as a whole, as ParseScenario
-// does, and its errors, which the settings may have caused or may not,
-// name "name with KEY=VALUE, ..." and the key at fault, without a line:
-// the text they are about is no longer the file's. A key set twice is
-// an error. With no settings it is ParseScenario.
+// does. An error about a key a setting wrote (or one below or above it)
+// names "name with KEY=VALUE, ..." and the key, without a line, as the
+// file's text no longer says it; an error about a key no setting touched
+// keeps the file's line of it ("name:12: ..."); the YAML library's
+// errors about the text the settings made name the file with them. A key
+// set twice is an error. With no settings it is ParseScenario.
 func ParseScenarioWith(name string, data []byte, settings []Setting) (*Scenario, error) {
 	if len(settings) == 0 {
 		return ParseScenario(name, data)
@@ -60,26 +63,28 @@ func ParseScenarioWith(name string, data []byte, settings []Setting) (*Scenario,
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	file, _ := scenarioFile.Document(data) // the file's own lines, which doc loses where it is written
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: want a mapping of scenario keys to write settings into", name)
 	}
-	seen := map[string]bool{}
+	src := &scenarioSource{name: name, root: file}
 	label := make([]string, len(settings))
 	for i, st := range settings {
-		if seen[st.Key] {
+		if slices.Contains(src.set, st.Key) {
 			return nil, fmt.Errorf("%s: setting %s: %s is set twice", name, st, st.Key)
 		}
-		seen[st.Key] = true
+		src.set = append(src.set, st.Key)
 		if err := yamlfile.Set(doc.Content[0], st.Key, st.Value); err != nil {
 			return nil, fmt.Errorf("%s: setting %s: %w", name, st, err)
 		}
 		label[i] = st.String()
 	}
+	src.with = name + " with " + strings.Join(label, ", ")
 	text, err := yaml.Marshal(doc)
 	if err != nil {
-		return nil, fmt.Errorf("%s: settings %s: %w", name, strings.Join(label, ", "), err)
+		return nil, fmt.Errorf("%s: %w", src.with, err)
 	}
-	s, err := ParseGeneratedScenario(name+" with "+strings.Join(label, ", "), text)
+	s, err := parseScenario(src, text, false)
 	if err != nil {
 		return nil, err
 	}

@@ -80,6 +80,31 @@ func TestSettingErrorsNameTheSetting(t *testing.T) {
 	require.ErrorContains(t, err, "s.yaml:7: did not find expected node content")
 }
 
+// An error about a key no setting touched keeps the file's line of it;
+// one about a key holding a setting's names the settings.
+func TestSettingsKeepTheLinesOfTheKeysTheyLeave(t *testing.T) {
+	base := []byte(scenarioBase + scenarioWorkload + "nic:\n  mtu: 9000\nswitch:\n  ecn:\n    kmin_bytes: 5000\n    kmax_bytes: 9000\n    pmax: 0.1\n")
+	for _, c := range []struct {
+		settings []Setting
+		want     string
+	}{
+		{[]Setting{{"nic.cc", "hpcc"}}, "s.yaml:11: nic.mtu 9000: payload bytes per packet, 256 to 4096 (0: the default)"},
+		{[]Setting{{"nic.mtu", "1024"}, {"switch.ecn.kmax_bytes", "10"}},
+			"s.yaml with nic.mtu=1024, switch.ecn.kmax_bytes=10: switch.ecn: KmaxBytes 10 must exceed KminBytes 5000"},
+	} {
+		_, err := ParseScenarioWith("s.yaml", base, c.settings)
+		require.EqualError(t, err, c.want)
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.csv"), []byte("src,dst,bytes,start_ns\n0,0,4096,0\n"), 0o644))
+	path := filepath.Join(dir, "s.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(scenarioBase+"workload:\n  kind: csv\n  file: t.csv\n"), 0o644))
+	s, err := LoadScenarioWith(path, []Setting{{"nic.cc", "swift"}})
+	require.NoError(t, err)
+	_, err = NewRun(s)
+	require.EqualError(t, err, filepath.Join(dir, "t.csv")+":2: src and dst are both 0 (the trace of "+path+":9)")
+}
+
 // LoadScenarioWith reads a relative trace from beside the scenario file,
 // as LoadScenario does, a setting's trace file too.
 func TestSettingsReadTheTraceBesideTheFile(t *testing.T) {
