@@ -40,10 +40,15 @@
 // a gap, a trimmed response or an RTO without progress issues the read
 // again from the first missing PSN, which the responder serves as a
 // duplicate request; the read completes when its last byte is placed
-// (data write, then CQE), and completions stay in posting order. The
-// requester returns coalesced feedback on responses (echoed send time,
-// ECN and INT), a model extension that closes the loop of window and
-// delay based algorithms at the responder.
+// (data write, then CQE), and completions stay in posting order. With
+// Config.OOOReads the requester places responses where their PSNs say
+// and asks for each trimmed response alone, with a request for its range
+// that the responder serves beside the read it is serving
+// (nic_read_range.go); a trimmed request is NACKed and sent again
+// (nic_read_req_trim.go). The requester returns coalesced feedback on
+// responses (echoed send time, ECN and INT, what is placed in order and
+// past it), a model extension that closes the loop of window and delay
+// based algorithms at the responder.
 //
 // ICRC (nic_icrc.go; FACTS 1.3). RoCEv2 and native IB packets end with
 // the ICRC: the sender computes it over the real header bytes and a

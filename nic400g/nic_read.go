@@ -1,6 +1,8 @@
 package nic400g
 
 import (
+	"math"
+
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
@@ -14,18 +16,21 @@ import (
 // of them. The requester takes responses in PSN order only; a gap, a
 // trimmed response or no progress for an RTO makes it issue the read
 // again from the first missing PSN (a new request for the rest, IBTA's
-// retry), which the responder serves as a duplicate request. The
-// requester completes the read when its last byte is placed: the data
-// written to host memory, then the CQE.
+// retry), which the responder serves as a duplicate request. With
+// Config.OOOReads it places responses where their PSNs say
+// (nic_read_place.go) and asks for a trimmed response alone
+// (nic_read_range.go). The requester completes the read when its last
+// byte is placed: the data written to host memory, then the CQE.
 //
 // The requester returns coalesced feedback on responses (an ACK-form frame
 // with flagReadResp, every AckEvery responses of a read, on its last, and
 // AckDelay after a response it has not reported, echoing the send time,
-// the ECN mark and the INT stack, and naming how far the read is placed):
-// a model extension that closes the loop of window and delay based
-// algorithms at the responder, which counts each read's responses in
-// flight from what it sent to what the feedback says is placed
-// (nic_read_flight.go); DCQCN needs only the CNPs the requester's
+// the ECN mark and the INT stack, and naming how far the read is placed
+// in order, in Meta.Offset, and how many bytes past that are placed out
+// of order, in Meta.Credit): a model extension that closes the loop of
+// window and delay based algorithms at the responder, which counts each
+// read's responses in flight from what it sent to what the feedback says
+// is placed (nic_read_flight.go); DCQCN needs only the CNPs the requester's
 // notification point sends. A request issued again is to that congestion
 // control what a NAK is to a writer's (LossNACK), and responses given up
 // at the responder's timer what a timeout is (LossTimeout). Feedback
@@ -65,7 +70,17 @@ type readOut struct {
 	// requester took, as its responses carry it (the low 32 bits;
 	// nic_read_eqds.go)
 	askSeen uint32
+	// with OOOReads, the responses a switch trimmed that wait to be asked
+	// for (asks), those asked for and not yet placed (asked), and when a
+	// request for the rest of the read last left (restSent), which covers
+	// every trimmed response sent before it (nic_read_range.go)
+	asks, asked []psnRange
+	restSent    rtlmodel.Time
 }
+
+// pending reports whether a request for r waits to be sent: for the
+// rest of the read, or for responses a switch trimmed.
+func (r *readOut) pending() bool { return r.reissue || len(r.asks) > 0 }
 
 // readJob is a read request the responder serves.
 type readJob struct {
@@ -73,7 +88,11 @@ type readJob struct {
 	psn    PSN    // PSN of the next response
 	start  uint64 // offset the request asked from (its FIRST response)
 	offset uint64 // offset of the next response
+	end    uint64 // offset the request asked up to (its LAST response ends there)
 	length uint64 // message length
+	// the request asked for trimmed responses only (nic_read_range.go):
+	// the job serves them beside the one serving the rest of the read
+	trimmed bool
 	// under EQDS, the bytes of this job no earlier request asked credit
 	// for, which its first response asks for (nic_read_eqds.go)
 	ask     uint64
@@ -84,17 +103,25 @@ type readJob struct {
 	readEnd uint64 // offset up to which reads were issued
 }
 
-// sendReadRequest sends q's read request for r (first or re-issued).
+// sendReadRequest sends q's read request for the rest of r, from its
+// next response (first or re-issued).
 func (n *NIC) sendReadRequest(q *qpState, r *readOut, now rtlmodel.Time) {
+	n.sendReadRequestFor(q, r, r.next, r.got, r.m.wr.Bytes, flagReadReq, now)
+}
+
+// sendReadRequestFor sends q's read request for bytes [off, end) of r,
+// whose first response is psn: the RETH (or UET's SES) names off and
+// end − off bytes, and the responses take the PSNs from psn on. Its flags
+// are flagReadReq, with flagTrimNAK for trimmed responses only.
+func (n *NIC) sendReadRequestFor(q *qpState, r *readOut, psn PSN, off, end uint64, flags uint16, now rtlmodel.Time) {
 	m := r.m
-	off := r.got
 	d := n.ids.Number(n.pool.Get())
-	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCReadRequest, psn: uint32(r.next), offset: off,
-		length: m.wr.Bytes - off, entropy: q.paths.Next(now), ackReq: true}
+	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCReadRequest, psn: uint32(psn), offset: off,
+		length: end - off, entropy: q.paths.Next(now), ackReq: true}
 	n.writeHeaders(d, &h)
 	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
-	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: uint32(r.next), Offset: off, Length: m.wr.Bytes,
-		Msg: m.id, Entropy: h.entropy, Flags: flagReadReq, Sent: uint64(now), Posted: uint64(m.wr.Posted)}
+	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: uint32(psn), Offset: off, Length: m.wr.Bytes,
+		Msg: m.id, Entropy: h.entropy, Flags: flags, Sent: uint64(now), Posted: uint64(m.wr.Posted)}
 	n.sealICRC(d)
 	if q.eq == nil {
 		q.cc.OnSend(now, d.FrameBytes)
@@ -117,25 +144,38 @@ func (n *NIC) startRead(q *qpState, m *message, now rtlmodel.Time) {
 	n.sendReadRequest(q, &q.reads[len(q.reads)-1], now)
 }
 
-// reissueRead sends the first read queued for re-issue.
+// reissueRead sends the first request queued: of the first read with
+// one, the request for the rest if it is queued, which covers every
+// trimmed response it holds, else the first of its trimmed responses'
+// (sendReadRange).
 func (n *NIC) reissueRead(q *qpState, now rtlmodel.Time) {
 	for i := range q.reads {
-		if r := &q.reads[i]; r.reissue {
+		r := &q.reads[i]
+		if !r.pending() {
+			continue
+		}
+		if r.reissue {
 			r.reissue = false
-			q.readsPending--
+			r.asks, r.asked = r.asks[:0], r.asked[:0]
+			r.restSent = now
 			n.st.readReissues.Inc()
 			n.sendReadRequest(q, r, now)
-			return
+		} else {
+			n.sendReadRange(q, r, now)
 		}
+		if !r.pending() {
+			q.readsPending--
+		}
+		return
 	}
 }
 
 // markReissue queues read r to be issued again from its first missing PSN.
 func (q *qpState) markReissue(r *readOut) {
-	if !r.reissue {
-		r.reissue = true
+	if !r.pending() {
 		q.readsPending++
 	}
+	r.reissue = true
 }
 
 // readTimeout re-issues every read still waiting for responses.
@@ -207,7 +247,7 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 		return
 	}
 	r.m.readDone, r.m.lastPayload = true, r.lastPayload
-	if r.reissue {
+	if r.pending() {
 		q.readsPending--
 	}
 	q.reads = append(q.reads[:ri], q.reads[ri+1:]...)
@@ -227,6 +267,9 @@ func (n *NIC) sendReadAck(q *qpState, now rtlmodel.Time, r *readOut) {
 	d := n.sendCtrl(q, now, flags, uint32(r.next), 0)
 	d.Meta.Msg, d.Meta.Sent = r.m.id, q.lastSent
 	d.Meta.Offset, d.Meta.Length = r.got, r.m.wr.Bytes // placed so far, for the responder's flight (rspPlaced)
+	if r.held != nil {
+		d.Meta.Credit = uint32(min(uint64(r.held.Held())*uint64(n.cfg.MTU), math.MaxUint32)) // and placed past it
+	}
 	if q.lastINT {
 		echoINT(d, &q.intv)
 	}
@@ -281,7 +324,7 @@ func (n *NIC) rxReadAck(d *packet.Desc, now rtlmodel.Time) {
 		n.st.staleAcks.Inc()
 		return
 	}
-	acked := n.rspPlaced(q, d.Meta.Msg, d.Meta.Length, d.Meta.Offset, now)
+	acked := n.rspPlaced(q, d.Meta.Msg, d.Meta.Length, d.Meta.Offset, uint64(d.Meta.Credit), now)
 	if d.Meta.Offset >= d.Meta.Length {
 		n.dropDoneJob(q, d.Meta.Msg, now)
 	}

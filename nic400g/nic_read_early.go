@@ -19,10 +19,14 @@ const maxEarlyReads = 16
 
 // earlyRead is what the responder keeps of a read request.
 type earlyRead struct {
-	psn            PSN
-	msg            uint32
-	offset, length uint64
-	posted         rtlmodel.Time
+	psn    PSN
+	msg    uint32
+	offset uint64 // the first byte asked for
+	end    uint64 // one past the last byte asked for
+	length uint64 // the message's length
+	posted rtlmodel.Time
+	// a request for trimmed responses only (nic_read_range.go)
+	trimmed bool
 }
 
 // holdEarlyRead keeps request r, which came ahead of the expected PSN,

@@ -71,7 +71,7 @@ func (q *qpState) dropRspAsked(msg uint32) {
 // carries a request borrows when none is owed (EQDSSender.CanStart).
 func (n *NIC) eqdsMayRespond(q *qpState) bool {
 	j := &q.rsps[0]
-	b := uint32(min(uint64(n.cfg.MTU), j.length-j.offset))
+	b := uint32(min(uint64(n.cfg.MTU), j.end-j.offset))
 	if q.eq.CanSend(b) {
 		return true
 	}
@@ -99,7 +99,7 @@ func (n *NIC) eqdsRespond(q *qpState, j *readJob, d *packet.Desc, payload uint32
 		j.asked = true
 		ask += j.ask - q.eq.ClaimSpeculative(j.ask)
 	}
-	if rest, have := j.length-j.offset, q.eq.Credit(); ask == 0 && q.eq.Owed() == 0 && rest > have {
+	if rest, have := j.end-j.offset, q.eq.Credit(); ask == 0 && q.eq.Owed() == 0 && rest > have {
 		ask = rest - have // short of credit, with none to come
 	}
 	if ask > maxAskStep {

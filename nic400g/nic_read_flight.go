@@ -7,20 +7,26 @@ import (
 )
 
 // rspFlight is how far a responder has sent one read message's responses
-// and how far the requester has placed them (its read feedback), as
-// offsets in the message: the bytes between are the message's responses
-// in flight. A re-issued request from offset o says the requester placed
-// everything before o and dropped the rest, so both points move to o.
+// and how far the requester has placed them in order (its read
+// feedback), as offsets in the message: the bytes between are the
+// message's responses in flight, but for those the requester's feedback
+// says it holds past the placed point (held, Config.OOOReads) and those
+// it asked for again as trimmed that were not sent again yet (gone). A
+// re-issued request from offset o says the requester placed everything
+// before o and dropped the rest, so both points move to o; one for a
+// range of trimmed responses takes the range's bytes out of flight until
+// they are sent again.
 type rspFlight struct {
 	msg          uint32
 	length       uint64
 	sent, placed uint64
+	held, gone   uint64
 }
 
 // out is the bytes of f's responses in flight.
 func (f *rspFlight) out() uint64 {
 	if f.sent > f.placed {
-		return f.sent - f.placed
+		return f.sent - f.placed - min(f.held+f.gone, f.sent-f.placed)
 	}
 	return 0
 }
@@ -37,13 +43,13 @@ func (q *qpState) rspFlightOf(msg uint32, length uint64) *rspFlight {
 	return &q.rspOut[len(q.rspOut)-1]
 }
 
-// moveRspFlight applies a change of a record's points to q.inflight, the
-// bytes the QP's window counts (its own data and its read responses),
-// and drops the record once the whole message is placed. It returns how
-// many bytes the change took out of flight.
-func (q *qpState) moveRspFlight(f *rspFlight, sent, placed uint64) uint64 {
+// moveRspFlight moves record f to the points of to, applies the change
+// to q.inflight, the bytes the QP's window counts (its own data and its
+// read responses), and drops the record once the whole message is
+// placed. It returns how many bytes the change took out of flight.
+func (q *qpState) moveRspFlight(f *rspFlight, to rspFlight) uint64 {
 	before := f.out()
-	f.sent, f.placed = sent, placed
+	f.sent, f.placed, f.held, f.gone = to.sent, to.placed, to.held, to.gone
 	after := f.out()
 	var left uint64
 	if after >= before {
@@ -58,30 +64,46 @@ func (q *qpState) moveRspFlight(f *rspFlight, sent, placed uint64) uint64 {
 	return left
 }
 
-// rspSent counts a response of message msg that ends at end as sent at
-// now, and restarts the responses' timer. It returns the bytes the
-// response added to the flight: none when the requester's feedback has
-// placed it already, or it was sent before and counts still.
-func (n *NIC) rspSent(q *qpState, msg uint32, length, end uint64, now rtlmodel.Time) uint64 {
+// rspSent counts a response of message msg of payload bytes at offset
+// as sent at now, and restarts the responses' timer. A response sent
+// before and asked for again as trimmed comes back into flight. It
+// returns the bytes the response added to the flight: none when the
+// requester's feedback has placed it already, or it was sent before and
+// counts still.
+func (n *NIC) rspSent(q *qpState, msg uint32, length, offset, payload uint64, now rtlmodel.Time) uint64 {
 	f := q.rspFlightOf(msg, length)
-	sent, placed, before := max(f.sent, end), f.placed, f.out()
-	q.moveRspFlight(f, sent, placed)
+	to := *f
+	end := offset + payload
+	if offset < f.sent && end > f.placed {
+		to.gone -= min(to.gone, min(end, f.sent)-max(offset, f.placed))
+	}
+	to.sent = max(f.sent, end)
+	before := f.out()
+	after := to.out()
+	q.moveRspFlight(f, to)
 	q.rspRTO = now + n.cfg.RTO
-	after := sent - min(sent, placed)
 	return after - min(after, before)
 }
 
-// rspPlaced takes the requester's feedback that message msg is placed up
-// to offset placed; it returns the bytes newly known to have arrived.
-func (n *NIC) rspPlaced(q *qpState, msg uint32, length, placed uint64, now rtlmodel.Time) uint64 {
+// rspPlaced takes the requester's feedback that message msg is placed in
+// order up to offset placed, with held bytes past it placed out of
+// order; it returns the bytes newly known to have arrived. Feedback
+// behind the last, overtaken on the way, is ignored.
+func (n *NIC) rspPlaced(q *qpState, msg uint32, length, placed, held uint64, now rtlmodel.Time) uint64 {
 	if placed >= length {
 		q.dropRspAsked(msg)
 	}
 	f := q.rspFlightOf(msg, length)
-	if placed <= f.placed {
+	to := *f
+	switch {
+	case placed > f.placed:
+		to.placed, to.held = placed, held
+	case placed == f.placed && held > f.held:
+		to.held = held
+	default:
 		return 0
 	}
-	left := q.moveRspFlight(f, f.sent, placed)
+	left := q.moveRspFlight(f, to)
 	n.restartRspTimer(q, now)
 	return left
 }
@@ -91,7 +113,21 @@ func (n *NIC) rspPlaced(q *qpState, msg uint32, length, placed uint64, now rtlmo
 // before it is placed. It returns the bytes that left the flight.
 func (n *NIC) rspReissued(q *qpState, msg uint32, length, offset uint64, now rtlmodel.Time) uint64 {
 	f := q.rspFlightOf(msg, length)
-	left := q.moveRspFlight(f, offset, max(f.placed, offset))
+	left := q.moveRspFlight(f, rspFlight{sent: offset, placed: max(f.placed, offset)})
+	n.restartRspTimer(q, now)
+	return left
+}
+
+// rspRangeLost takes a request of message msg for the bytes [offset,
+// end), which the requester found trimmed: those of them counted in
+// flight leave it until they are sent again. It returns the bytes that
+// left the flight.
+func (n *NIC) rspRangeLost(q *qpState, msg uint32, length, offset, end uint64, now rtlmodel.Time) uint64 {
+	f := q.rspFlightOf(msg, length)
+	to := *f
+	hi := min(end, f.sent)
+	to.gone += hi - min(max(offset, f.placed), hi)
+	left := q.moveRspFlight(f, to)
 	n.restartRspTimer(q, now)
 	return left
 }

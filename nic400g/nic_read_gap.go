@@ -18,8 +18,8 @@ import "github.com/fabricmodel/fabricmodel/rtlmodel"
 // once if the gap's response is overdue, else when it will be, unless it
 // comes first (readGapsDue).
 func (n *NIC) suspectGap(q *qpState, r *readOut, sent, now rtlmodel.Time) {
-	if r.gapSet && r.gapAt == r.next {
-		return // issued again for this gap already
+	if r.gapSet && r.gapAt == r.next || r.askedFor() {
+		return // issued again for this gap already, or asked for as trimmed
 	}
 	due := sent + r.maxOWD + r.maxOWD/4
 	if sent == 0 || due <= now {
@@ -49,7 +49,9 @@ func (n *NIC) readGapsDue(q *qpState, now rtlmodel.Time) {
 			r.gapDue = 0 // the gap filled
 		case r.gapDue <= now:
 			r.gapDue = 0
-			n.readGap(q, r, now)
+			if !r.askedFor() {
+				n.readGap(q, r, now)
+			}
 		case q.readGapAt == 0 || r.gapDue < q.readGapAt:
 			q.readGapAt = r.gapDue
 		}

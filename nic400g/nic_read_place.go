@@ -9,19 +9,23 @@ import (
 // refuses it, and reports which. In order (Config.OOOReads off) only the
 // next response is taken: a later one, or a trimmed one, is dropped and
 // the read is issued again from the next. With OOOReads a response up to
-// RecvWindow PSNs past the next is placed where its PSN says, and the
-// read is issued again from the first missing one only when
-// ReorderTolerance responses past it have come and its own is overdue
-// (suspectGap), or when one was trimmed,
-// and once more for the same gap when the ReorderTolerance responses
-// just past it have come a second time (the request issued again passed
-// the gap, and the gap's response was lost again).
+// RecvWindow PSNs past the next is placed where its PSN says; a trimmed
+// one is asked for alone (askTrimmed); and the read is issued again from
+// the first missing one when ReorderTolerance responses past it have
+// come and its own is overdue (suspectGap), and once more for the same
+// gap when the ReorderTolerance responses just past it have come a
+// second time (the request issued again passed the gap, and the gap's
+// response was lost again).
 // A taken response moves r.next past every response now placed in order,
 // and r.got with it.
 func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now rtlmodel.Time) bool {
 	if d.Trimmed {
 		n.st.rxTrimmed.Inc()
-		n.readGap(q, r, now)
+		if n.cfg.OOOReads {
+			n.askTrimmed(q, r, psn, rtlmodel.Time(d.Meta.Sent), now)
+		} else {
+			n.readGap(q, r, now)
+		}
 		return false
 	}
 	if !n.cfg.OOOReads {

@@ -9,6 +9,10 @@ import (
 // (takeReadReq).
 func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 	n.st.rxReadReqs.Inc()
+	if d.Trimmed {
+		n.nakTrimmedReadReq(d, now)
+		return
+	}
 	q := n.responder(d)
 	if q.cc == nil {
 		q.setCC(n.newCC())
@@ -20,14 +24,17 @@ func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 		n.st.rxDup.Inc()
 		return
 	}
-	n.takeReadReq(q, earlyRead{psn: PSN(d.Meta.PSN), msg: d.Meta.Msg, offset: d.Meta.Offset, length: d.Meta.Length,
-		posted: rtlmodel.Time(d.Meta.Posted)}, now)
+	n.takeReadReq(q, earlyRead{psn: PSN(d.Meta.PSN), msg: d.Meta.Msg, offset: d.Meta.Offset,
+		end: n.askedEnd(d), length: d.Meta.Length, posted: rtlmodel.Time(d.Meta.Posted),
+		trimmed: d.Meta.Flags&flagTrimNAK != 0}, now)
 }
 
 // takeReadReq is the responder's handling of read request r: in PSN
 // order it reserves the responses' PSNs and queues the read, then takes
 // any request held that is in order now; a duplicate is served again
-// from its PSN; one ahead of the expected PSN is held for its turn under
+// from its PSN, for the rest of the read in place of the job serving it,
+// or, asking for trimmed responses only, beside that job
+// (takeReadRange); one ahead of the expected PSN is held for its turn under
 // selective repeat (holdEarlyRead), and dropped under go-back-N with a
 // NAK of the hole in front of it, on which the requester issues it again.
 func (n *NIC) takeReadReq(q *qpState, r earlyRead, now rtlmodel.Time) {
@@ -56,12 +63,14 @@ func (n *NIC) takeReadReq(q *qpState, r earlyRead, now rtlmodel.Time) {
 			// a hole does (rxData), for nothing else may come to
 			n.sendAck(q, now, false)
 		}
+	case r.trimmed:
+		ask = n.takeReadRange(q, r, now)
 	default:
 		n.st.rxDup.Inc()
 		ask = n.dropStaleJob(q, r.msg, r.offset, r.length, now)
 	}
-	q.rsps = append(q.rsps, readJob{msg: r.msg, psn: r.psn, start: r.offset, offset: r.offset,
-		readEnd: r.offset, length: r.length, posted: r.posted, ask: ask})
+	q.rsps = append(q.rsps, readJob{msg: r.msg, psn: r.psn, start: r.offset, offset: r.offset, end: r.end,
+		readEnd: r.offset, length: r.length, posted: r.posted, ask: ask, trimmed: r.trimmed})
 	if len(q.rsps) == 1 {
 		n.startJobReads(&q.rsps[0], now)
 	}
@@ -85,34 +94,35 @@ func (n *NIC) responder(d *packet.Desc) *qpState {
 }
 
 // dropStaleJob handles a re-issued read of message msg (of length bytes)
-// from offset: the requester dropped every response from there on, so a
-// job still serving the message stops, and the bytes sent past offset
-// leave the in-flight count (rspReissued). The request is to the
+// from offset: the requester dropped every response from there on, so
+// the jobs still serving the message stop, and the bytes sent past
+// offset leave the in-flight count (rspReissued). The request is to the
 // responder's congestion control what a NAK is to a writer's: a response
 // was lost or trimmed on the way (LossNACK).
 //
 // It returns the bytes a job serving the request from offset will send
 // that no earlier request asked credit for under EQDS: those the stopped
-// job had sent past offset, with the stopped job's own request if its
-// first response had not left, or, with no job left, everything from
-// offset.
+// job for the rest had sent past offset, with that job's own request if
+// its first response had not left, or, with no such job left, everything
+// from offset; less what stopped jobs for trimmed responses asked for
+// and did not send.
 func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rtlmodel.Time) uint64 {
 	left := n.rspReissued(q, msg, length, offset, now)
-	j, stopped := n.dropJob(q, msg, now)
+	dj := n.dropJobs(q, msg, now)
 	n.st.rxReissues.Inc()
 	if q.eq == nil {
 		q.cc.OnLoss(now, LossNACK)
 	} else {
 		q.eq.OnRewind(now, left) // the requester dropped them, or never had them
 	}
-	if !stopped {
-		return length - min(length, offset)
+	ask := length - min(length, offset)
+	if j := dj.rest; dj.hasRest {
+		ask = j.offset - min(j.offset, offset)
+		if !j.asked {
+			ask += j.ask // its first response never left: nobody asked for it
+		}
 	}
-	ask := j.offset - min(j.offset, offset)
-	if !j.asked {
-		ask += j.ask // its first response never left: nobody asked for it
-	}
-	return ask
+	return ask - min(ask, dj.rangesUnsent)
 }
 
 // dropDoneJob stops serving read message msg, which the requester's
@@ -120,35 +130,55 @@ func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rt
 // issued again before the read completed, would send only what the
 // requester has, ahead of the QP's later reads.
 func (n *NIC) dropDoneJob(q *qpState, msg uint32, now rtlmodel.Time) {
-	if _, stopped := n.dropJob(q, msg, now); stopped {
+	if n.dropJobs(q, msg, now).any {
 		n.st.staleJobs.Inc()
 	}
 }
 
-// dropJob stops the job serving read message msg, if one is queued (a
-// request reserves a message's PSNs once, so there is at most one), and
-// starts the payload reads of the job that comes to the head. It returns
-// the job stopped, and whether there was one.
-func (n *NIC) dropJob(q *qpState, msg uint32, now rtlmodel.Time) (readJob, bool) {
-	for i := range q.rsps {
-		if q.rsps[i].msg != msg {
+// droppedJobs is what dropJobs stopped.
+type droppedJobs struct {
+	rest         readJob // the job for the rest of the read
+	hasRest, any bool    // whether that job was queued; whether any job was
+	// the bytes the stopped jobs for trimmed responses asked credit for
+	// on their first responses (EQDS) and did not send
+	rangesUnsent uint64
+}
+
+// dropJobs stops every job serving read message msg: the one serving the
+// rest of the read, if one is queued (a request reserves a message's PSNs
+// once, so there is at most one), and those serving trimmed responses
+// again (takeReadRange); and it starts the payload reads of the job that
+// comes to the head.
+func (n *NIC) dropJobs(q *qpState, msg uint32, now rtlmodel.Time) droppedJobs {
+	var dj droppedJobs
+	head := false
+	k := 0
+	for i, j := range q.rsps {
+		if j.msg != msg {
+			q.rsps[k] = j
+			k++
 			continue
 		}
-		j := q.rsps[i]
-		q.rsps = append(q.rsps[:i], q.rsps[i+1:]...)
-		if i == 0 && len(q.rsps) > 0 {
-			n.startJobReads(&q.rsps[0], now)
+		dj.any, head = true, head || i == 0
+		switch {
+		case !j.trimmed:
+			dj.rest, dj.hasRest = j, true
+		case j.asked:
+			dj.rangesUnsent += j.end - j.offset
 		}
-		return j, true
 	}
-	return readJob{}, false
+	q.rsps = q.rsps[:k]
+	if head && len(q.rsps) > 0 {
+		n.startJobReads(&q.rsps[0], now)
+	}
+	return dj
 }
 
 // startJobReads issues the first payload reads of a read job.
 func (n *NIC) startJobReads(j *readJob, now rtlmodel.Time) {
 	mtu := uint64(n.cfg.MTU)
-	for k := 0; k < readAhead && j.readEnd < j.length; k++ {
-		b := min(mtu, j.length-j.readEnd)
+	for k := 0; k < readAhead && j.readEnd < j.end; k++ {
+		b := min(mtu, j.end-j.readEnd)
 		j.ready[k] = n.host.ReadData(now, uint32(b))
 		j.readEnd += b
 	}
@@ -167,8 +197,8 @@ func (q *qpState) jobReady() rtlmodel.Time {
 func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 	j := &q.rsps[0]
 	mtu := uint64(n.cfg.MTU)
-	payload := uint32(min(mtu, j.length-j.offset))
-	first, last := j.offset == j.start, j.offset+uint64(payload) >= j.length
+	payload := uint32(min(mtu, j.end-j.offset))
+	first, last := j.offset == j.start, j.offset+uint64(payload) >= j.end
 	op := dataOpcode(OpRead, first, last)
 	d := n.ids.Number(n.pool.Get())
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: op, psn: uint32(j.psn), payload: payload, offset: j.offset,
@@ -182,11 +212,15 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: uint32(j.psn), Offset: j.offset, Length: j.length,
 		Payload: payload, Msg: j.msg, Entropy: h.entropy, Flags: flagData | flagReadResp, Sent: uint64(now),
 		Posted: uint64(j.posted)}
-	if last {
+	if j.offset+uint64(payload) >= j.length {
 		d.Meta.Flags |= flagLast
 	}
+	if j.trimmed {
+		d.Meta.Flags |= flagRetx // sent before, and trimmed on the way
+		n.st.retransmits.Inc()
+	}
 	n.sealICRC(d)
-	added := n.rspSent(q, j.msg, j.length, j.offset+uint64(payload), now)
+	added := n.rspSent(q, j.msg, j.length, j.offset, uint64(payload), now)
 	if q.eq != nil {
 		n.eqdsRespond(q, j, d, payload, added, now)
 	} else {
@@ -204,15 +238,15 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 	n.out.Send(d)
 	j.psn = j.psn.Next()
 	j.offset += uint64(payload)
-	if j.readEnd < j.length {
-		b := min(mtu, j.length-j.readEnd)
+	if j.readEnd < j.end {
+		b := min(mtu, j.end-j.readEnd)
 		j.ready[j.readAt] = n.host.ReadData(now, uint32(b))
 		j.readEnd += b
 	} else {
 		j.ready[j.readAt] = 0
 	}
 	j.readAt = (j.readAt + 1) % readAhead
-	if j.offset >= j.length {
+	if j.offset >= j.end {
 		q.rsps = append(q.rsps[:0], q.rsps[1:]...)
 		if len(q.rsps) > 0 {
 			n.startJobReads(&q.rsps[0], now)

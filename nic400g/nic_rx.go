@@ -27,6 +27,8 @@ func (n *NIC) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 		n.rxReadResp(d, now)
 	case d.Meta.Flags&(flagReadResp|flagAck) == flagReadResp|flagAck:
 		n.rxReadAck(d, now)
+	case d.Meta.Flags&(flagReadResp|flagTrimNAK) == flagReadResp|flagTrimNAK:
+		n.rxReadReqNAK(d, now)
 	case d.Meta.Flags&flagData != 0:
 		n.rxData(d, now)
 	case d.Meta.Flags&(flagAck|flagNAK|flagTrimNAK) != 0:

@@ -23,7 +23,7 @@ type nicStats struct {
 	readReqs, rxReadReqs, readResps, readReissues       rtlmodel.Counter
 	qpFailures, flushed, intAcks, intHops               rtlmodel.Counter
 	lengthErrors, staleJobs, earlyReads                 rtlmodel.Counter
-	rxReissues, rspTimeouts                             rtlmodel.Counter
+	rxReissues, rspTimeouts, readRanges, rxReadRanges   rtlmodel.Counter
 	paused                                              rtlmodel.TimeMeter // the transmitter paused by PFC
 	oneWay                                              *rtlmodel.Histogram
 }
@@ -73,6 +73,8 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(&s.rxReadReqs, "rx_read_requests", "packets", "RDMA READ requests received")
 	own(&s.readResps, "read_responses", "packets", "READ response packets sent")
 	own(&s.readReissues, "read_reissues", "packets", "reads issued again from the first missing response")
+	own(&s.readRanges, "read_range_requests", "packets", "READ requests for the responses a switch trimmed, a range each (Config.OOOReads)")
+	own(&s.rxReadRanges, "rx_read_range_requests", "packets", "READ requests for trimmed responses that the responder served beside the jobs it runs")
 	own(&s.earlyReads, "rx_read_requests_early", "packets", "read requests held for their turn, having come ahead of the expected PSN (selective repeat)")
 	own(&s.rxReissues, "rx_read_reissues", "packets", "READ requests issued again that the responder served (each a NAK to its congestion control, but under EQDS)")
 	own(&s.rspTimeouts, "response_timeouts", "events", "times the responder gave up the READ responses it counted in flight, no feedback having come for an RTO (each a timeout to its congestion control, but under EQDS)")

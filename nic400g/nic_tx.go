@@ -23,7 +23,7 @@ const (
 	flagSend                 // a SEND packet: no address, placed in the receive buffer in order
 	flagSpec                 // EQDS: sent from the speculative window, not against credit
 	flagPull                 // EQDS: a PULL granting Meta.Credit bytes
-	flagReadReq              // an RDMA READ request (Meta.Offset, Meta.Length: what to return)
+	flagReadReq              // an RDMA READ request (Meta.Offset, Meta.Length: what to return); with flagTrimNAK, for trimmed responses only
 	flagReadResp             // a READ response packet (with flagData) or its feedback (with flagAck)
 	flagSACK                 // the descriptor's tail holds a SACK bitmap (an ACK's, nonzero)
 	flagINT                  // the descriptor's tail holds the INT stack an ACK echoes
