@@ -34,3 +34,26 @@ func TestSenderStaysWithinTheReceiversPSNWindow(t *testing.T) {
 	require.Equal(t, StatusOK, done[0].Status)
 	require.Zero(t, counter(t, e, "nicB/rx_out_of_window"), "packets sent past the receiver's window")
 }
+
+// FirstHeld finds the first PSN held past the expected one, across the
+// ring's words and the PSN space's wrap, and nothing when none is held.
+func TestRecvWindowFirstHeld(t *testing.T) {
+	w, err := NewRecvWindow(256, PSNMask-100)
+	require.NoError(t, err)
+	_, ok := w.FirstHeld()
+	require.False(t, ok)
+	for _, c := range []struct{ receive, want PSN }{
+		{PSN(120), PSN(120)},         // past the wrap, in a later word
+		{PSNMask - 30, PSNMask - 30}, // an earlier one
+		{PSNMask - 99, PSNMask - 99}, // right after the expected PSN
+	} {
+		w.Receive(c.receive)
+		got, ok := w.FirstHeld()
+		require.True(t, ok)
+		require.Equal(t, c.want, got)
+	}
+	w.Receive(PSNMask - 100) // the expected PSN: the run to PSNMask−99 is placed
+	got, ok := w.FirstHeld()
+	require.True(t, ok)
+	require.Equal(t, PSNMask-30, got)
+}

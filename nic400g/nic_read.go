@@ -76,6 +76,10 @@ type readOut struct {
 	// every trimmed response sent before it (nic_read_range.go)
 	asks, asked []psnRange
 	restSent    rtlmodel.Time
+	// with OOOReads, the last PSN of the responses the requester dropped
+	// for coming beyond its window (nic_read_range.go)
+	beyond    PSN
+	beyondSet bool
 }
 
 // pending reports whether a request for r waits to be sent: for the
@@ -93,6 +97,7 @@ type readJob struct {
 	// the request asked for trimmed responses only (nic_read_range.go):
 	// the job serves them beside the one serving the rest of the read
 	trimmed bool
+	started bool // its payload reads were issued (startJobReads)
 	// under EQDS, the bytes of this job no earlier request asked credit
 	// for, which its first response asks for (nic_read_eqds.go)
 	ask     uint64

@@ -70,6 +70,9 @@ func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now
 		return false
 	case RecvOutOfWindow:
 		n.st.rxOutOfWindow.Inc()
+		if n.cfg.OOOReads && (!r.beyondSet || PSNCompare(psn, r.beyond) > 0) {
+			r.beyond, r.beyondSet = psn, true
+		}
 		return false
 	case RecvOutOfOrder:
 		n.st.rxOOO.Inc()
@@ -77,9 +80,13 @@ func (n *NIC) placeReadResp(q *qpState, r *readOut, psn PSN, d *packet.Desc, now
 			n.suspectGap(q, r, rtlmodel.Time(d.Meta.Sent), now)
 		}
 	}
+	moved := r.next != r.held.Expected()
 	r.next = r.held.Expected()
 	r.got = min(uint64(PSNDiff(r.next, PSN(r.m.firstPSN)))*uint64(n.cfg.MTU), r.m.wr.Bytes)
 	r.lastPayload = d.Meta.Payload
+	if moved && r.beyondSet {
+		n.askBeyond(q, r, now)
+	}
 	return true
 }
 

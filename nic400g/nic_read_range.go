@@ -31,21 +31,26 @@ import (
 type psnRange struct{ from, to PSN }
 
 // askTrimmed takes the trim of read r's response psn, sent at sent: the
-// response is queued to be asked for, joined to the range queued last
-// when it follows it, unless it is placed already or a request for the
-// rest covers it.
+// response is queued to be asked for, unless it is placed already or a
+// request for the rest covers it.
 func (n *NIC) askTrimmed(q *qpState, r *readOut, psn PSN, sent, now rtlmodel.Time) {
 	if r.reissue || sent < r.restSent || PSNCompare(psn, r.next) < 0 || r.held != nil && r.held.Received(psn) {
 		return
 	}
-	if k := len(r.asks) - 1; k >= 0 && r.asks[k].to == psn {
-		r.asks[k].to = psn.Next()
+	n.queueAsk(q, r, psnRange{from: psn, to: psn.Next()}, now)
+}
+
+// queueAsk queues a request for the responses a of read r, joined to the
+// range queued last when it follows it.
+func (n *NIC) queueAsk(q *qpState, r *readOut, a psnRange, now rtlmodel.Time) {
+	if k := len(r.asks) - 1; k >= 0 && r.asks[k].to == a.from {
+		r.asks[k].to = a.to
 		return
 	}
 	if !r.pending() {
 		q.readsPending++
 	}
-	r.asks = append(r.asks, psnRange{from: psn, to: psn.Next()})
+	r.asks = append(r.asks, a)
 	n.reconsider(q, now)
 }
 
@@ -60,6 +65,34 @@ func (n *NIC) sendReadRange(q *qpState, r *readOut, now rtlmodel.Time) {
 	r.asked = append(r.asked, a)
 	n.st.readRanges.Inc()
 	n.sendReadRequestFor(q, r, a.from, off, end, flagReadReq|flagTrimNAK, now)
+}
+
+// askBeyond asks, once read r's next response has moved, for the
+// responses from it that came beyond the requester's window and were
+// dropped (the last of them r.beyond): the run from the next response to
+// the first held past it, within the window. A read issued again for the
+// rest covers them, and so do ranges already queued or asked for.
+func (n *NIC) askBeyond(q *qpState, r *readOut, now rtlmodel.Time) {
+	if PSNCompare(r.next, r.beyond) > 0 {
+		r.beyondSet = false
+		return
+	}
+	if r.reissue || r.askedFor() {
+		return
+	}
+	to := r.beyond.Next()
+	if h, ok := r.held.FirstHeld(); ok && PSNCompare(h, to) < 0 {
+		to = h
+	}
+	if lim := r.next.Add(uint32(r.held.Size())); PSNCompare(lim, to) < 0 {
+		to = lim
+	}
+	for _, a := range r.asks {
+		if PSNCompare(a.from, r.next) <= 0 && PSNCompare(r.next, a.to) < 0 {
+			return
+		}
+	}
+	n.queueAsk(q, r, psnRange{from: r.next, to: to}, now)
 }
 
 // askedFor reports whether read r's next response was asked for again by

@@ -174,8 +174,14 @@ func (n *NIC) dropJobs(q *qpState, msg uint32, now rtlmodel.Time) droppedJobs {
 	return dj
 }
 
-// startJobReads issues the first payload reads of a read job.
+// startJobReads issues the first payload reads of a read job come to the
+// head of its QP's queue, unless it issued them before a job for trimmed
+// responses went ahead of it (jobInWindow).
 func (n *NIC) startJobReads(j *readJob, now rtlmodel.Time) {
+	if j.started {
+		return
+	}
+	j.started = true
 	mtu := uint64(n.cfg.MTU)
 	for k := 0; k < readAhead && j.readEnd < j.end; k++ {
 		b := min(mtu, j.end-j.readEnd)

@@ -117,6 +117,9 @@ func (n *NIC) sendable(q *qpState, now rtlmodel.Time) (rtlmodel.Time, bool) {
 		if w := q.cc.Window(); q.eq == nil && w != 0 && q.inflight+uint64(n.cfg.MTU) > w && q.inflight > 0 {
 			return rtlmodel.Forever, false
 		}
+		if !n.jobInWindow(q, now) {
+			return rtlmodel.Forever, false // until read feedback moves the window (rxReadAck reconsiders)
+		}
 		if t := q.jobReady(); t > now {
 			return t, false
 		}

@@ -81,6 +81,24 @@ func (w *RecvWindow) Expected() PSN { return w.epsn }
 // Held returns the number of PSNs received ahead of the expected PSN.
 func (w *RecvWindow) Held() int { return int(w.held) }
 
+// FirstHeld returns the first PSN held ahead of the expected PSN, and
+// false when none is.
+func (w *RecvWindow) FirstHeld() (PSN, bool) {
+	if w.held == 0 {
+		return 0, false
+	}
+	for d := uint32(1); d < w.size; {
+		psn := w.epsn.Add(d)
+		i := uint32(psn) & (w.size - 1)
+		off := i & 63
+		if word := w.words[i>>6] >> off; word != 0 {
+			return psn.Add(uint32(bits.TrailingZeros64(word))), true
+		}
+		d += 64 - off
+	}
+	return 0, false
+}
+
 // Counts returns how many arrivals were in order, out of order, duplicate
 // and out of window.
 func (w *RecvWindow) Counts() (inOrder, outOfOrder, dup, outOfWindow uint64) {
