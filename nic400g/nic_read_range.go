@@ -18,14 +18,24 @@ import (
 // serving the rest of the read goes on. That it asks for trimmed
 // responses only, and not for the rest of a read whose requester dropped
 // what came after the gap, the request says in flagTrimNAK, a model
-// extension as the read feedback is: IBTA's requester has no other kind. Trimmed responses are then sent
-// again once each, as a writer's are after a trim NACK.
+// extension as the read feedback is: IBTA's requester has no other kind.
+// Trimmed responses are then sent again once each, as a writer's are
+// after a trim NACK. Responses the requester dropped for coming beyond
+// its window are asked for the same way (askBeyond).
 //
 // A trimmed response sent before the last request for the rest of the
 // read left is covered by that request, and a request for the rest queued
 // covers every range queued with it. A gap whose response was asked for
 // waits for it (suspectGap), and a range whose responses are lost again
 // without a trim is recovered by the timeout, with the rest of the read.
+// A gap found overdue without a trim (a drop) still has the read issued
+// again for the rest. Asking for such gaps by range too, with a timer to
+// ask again, measured worse: over the 149 scenarios of seeds 43 and 44
+// of scripts/randomscenarios.py --ooo-reads that complete, the job times'
+// geometric mean against the build before these ranges was 1.0167 and
+// 0.9795 with it, 0.9989 and 0.9643 without. A range's response waits
+// behind the job serving the rest of the read, so no timer told a lost
+// one from a late one.
 
 // psnRange is the PSNs [from, to) of a read's responses.
 type psnRange struct{ from, to PSN }
