@@ -126,6 +126,10 @@ type Results struct {
 	Drops       uint64 `json:"drops"`
 	SwitchDrops uint64 `json:"switch_drops"`
 	NICDrops    uint64 `json:"nic_drops"`
+	// Retransmits counts the data packets the NICs sent again: a writer's
+	// resends, and the READ responses a requester asked for again by
+	// range (trimmed, or dropped beyond its window). The responses a read
+	// issued again for the rest has sent again are not among them.
 	Retransmits uint64 `json:"retransmits"`
 	// DuplicatesReceived counts the data packets a receiving NIC got
 	// again after it had them: retransmissions whose originals were late
