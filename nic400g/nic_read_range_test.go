@@ -97,3 +97,48 @@ func TestTrimmedReadResponsesAreAskedForAlone(t *testing.T) {
 		require.Equal(t, []LossKind{LossTrimmed, LossTrimmed, LossTrimmed}, bcc.losses)
 	}
 }
+
+// Each stack carries a range request's length where the responder reads
+// it: the RETH's DMA length over RoCEv2 (IPv4, IPv6) and native IB, the
+// SES request length over UET (askedEnd). A read of 64 responses whose
+// 3rd and 4th are trimmed has its requests for them carry their 8 KB and
+// exactly those two sent again on each.
+func TestTrimmedReadResponsesAreAskedForOnEveryStack(t *testing.T) {
+	for _, stack := range []HeaderStack{RoCEv2IPv4, RoCEv2IPv6, LeanNative, UET} {
+		t.Run(stack.String(), func(t *testing.T) {
+			ca, cb := DefaultConfig(1), DefaultConfig(2)
+			ca.OOOReads = true
+			ca.Stack, cb.Stack = stack, stack
+			mtu := uint64(ca.MTU)
+			const packets = 64
+			ba, trimmed := trimResponses(2*mtu, 3*mtu)
+			var asked uint64 // the lengths the range requests' headers carry
+			ab := func(f wireFrame, _ rtlmodel.Time) []wireFrame {
+				if f.Frame.Meta.Flags&(flagReadReq|flagTrimNAK) == flagReadReq|flagTrimNAK {
+					h := f.Frame.Header()
+					if stack == UET {
+						var ses packet.SESStandard
+						require.NoError(t, ses.Decode(h[len(h)-packet.SESStandardLen:]))
+						asked += uint64(ses.RequestLength)
+					} else {
+						var reth packet.RETH
+						require.NoError(t, reth.Decode(h[len(h)-packet.RETHLen:]))
+						asked += uint64(reth.DMALen)
+					}
+				}
+				return []wireFrame{f}
+			}
+			e, a, _ := scriptedCable(t, ca, cb, ab, ba)
+			reads := requesterCompletions(a)
+			attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Op: OpRead, Bytes: packets * mtu, Posted: 1000}})
+			require.NoError(t, e.Run(rtlmodel.Millisecond))
+			require.Equal(t, 2, *trimmed)
+			require.Equal(t, 2*mtu, asked)
+			require.Len(t, *reads, 1)
+			require.Equal(t, StatusOK, (*reads)[0].Status)
+			require.Equal(t, uint64(packets+2), counter(t, e, "nicB/read_responses"))
+			require.Zero(t, counter(t, e, "nicA/read_reissues"))
+			require.Zero(t, counter(t, e, "nicA/rx_duplicate"))
+		})
+	}
+}
