@@ -36,14 +36,14 @@ func (n *NIC) jobInWindow(q *qpState, now rtlmodel.Time) bool {
 }
 
 // inWindow reports whether job j's next response is fewer than RecvWindow
-// packets past the point its read is placed in order.
+// packets past the point its read is placed in order. With no record of
+// the read's flight (none sent yet, or all given up at the responses'
+// timer) nothing holds it back.
 func (n *NIC) inWindow(q *qpState, j *readJob) bool {
-	placed := j.start
 	for i := range q.rspOut {
-		if q.rspOut[i].msg == j.msg {
-			placed = q.rspOut[i].placed
-			break
+		if f := &q.rspOut[i]; f.msg == j.msg {
+			return j.offset < f.placed || (j.offset-f.placed)/uint64(n.cfg.MTU) < uint64(n.cfg.RecvWindow)
 		}
 	}
-	return j.offset < placed || (j.offset-placed)/uint64(n.cfg.MTU) < uint64(n.cfg.RecvWindow)
+	return true
 }
