@@ -11,11 +11,12 @@ import (
 // feedback), as offsets in the message: the bytes between are the
 // message's responses in flight, but for those the requester's feedback
 // says it holds past the placed point (held, Config.OOOReads) and those
-// it asked for again as trimmed that were not sent again yet (gone). A
+// it asked for again by range that were not sent again yet (gone). A
 // re-issued request from offset o says the requester placed everything
 // before o and dropped the rest, so both points move to o; one for a
-// range of trimmed responses takes the range's bytes out of flight until
-// they are sent again.
+// range (trimmed responses, or responses dropped beyond the requester's
+// window) takes the range's bytes out of flight until they are sent
+// again.
 type rspFlight struct {
 	msg          uint32
 	length       uint64
@@ -119,7 +120,7 @@ func (n *NIC) rspReissued(q *qpState, msg uint32, length, offset uint64, now rtl
 }
 
 // rspRangeLost takes a request of message msg for the bytes [offset,
-// end), which the requester found trimmed: those of them counted in
+// end), which the requester lost: those of them counted in
 // flight leave it until they are sent again. It returns the bytes that
 // left the flight.
 func (n *NIC) rspRangeLost(q *qpState, msg uint32, length, offset, end uint64, now rtlmodel.Time) uint64 {
