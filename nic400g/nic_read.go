@@ -94,9 +94,10 @@ type readJob struct {
 	offset uint64 // offset of the next response
 	end    uint64 // offset the request asked up to (its LAST response ends there)
 	length uint64 // message length
-	// the request asked for trimmed responses only (nic_read_range.go):
-	// the job serves them beside the one serving the rest of the read
-	trimmed bool
+	// the request asked for part of the read only, responses trimmed or
+	// dropped beyond the requester's window (nic_read_range.go): the job
+	// serves them beside the one serving the rest of the read
+	part    bool
 	started bool // its payload reads were issued (startJobReads)
 	// under EQDS, the bytes of this job no earlier request asked credit
 	// for, which its first response asks for (nic_read_eqds.go)

@@ -25,8 +25,8 @@ type earlyRead struct {
 	end    uint64 // one past the last byte asked for
 	length uint64 // the message's length
 	posted rtlmodel.Time
-	// a request for trimmed responses only (nic_read_range.go)
-	trimmed bool
+	// a request for part of the read only (nic_read_range.go)
+	part bool
 }
 
 // holdEarlyRead keeps request r, which came ahead of the expected PSN,

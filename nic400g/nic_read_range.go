@@ -71,8 +71,8 @@ func (n *NIC) queueAsk(q *qpState, r *readOut, a psnRange, now rtlmodel.Time) {
 	n.reconsider(q, now)
 }
 
-// sendReadRange sends the request for read r's first queued range of
-// trimmed responses, and keeps the range until its responses are placed.
+// sendReadRange sends the request for read r's first queued range, and
+// keeps the range until its responses are placed.
 func (n *NIC) sendReadRange(q *qpState, r *readOut, now rtlmodel.Time) {
 	a := r.asks[0]
 	r.asks = append(r.asks[:0], r.asks[1:]...)
@@ -157,11 +157,11 @@ func (n *NIC) askedEnd(d *packet.Desc) uint64 {
 	return min(d.Meta.Offset+uint64(asked), d.Meta.Length)
 }
 
-// takeReadRange is the responder's side of request r for trimmed
-// responses: their bytes leave the flight until sent again (rspRangeLost),
-// the job serving the rest of the read goes on, and each trim is a loss
-// to the congestion control, as a trim NACK is to a writer's
-// (LossTrimmed). It returns the bytes the range's job will send again,
+// takeReadRange is the responder's side of request r for part of a read,
+// responses trimmed or dropped beyond the requester's window: their
+// bytes leave the flight until sent again (rspRangeLost), the job serving
+// the rest of the read goes on, and each response asked for is a loss to
+// the congestion control, as a trim NACK is to a writer's (LossTrimmed). It returns the bytes the range's job will send again,
 // which no earlier request asked credit for under EQDS.
 func (n *NIC) takeReadRange(q *qpState, r earlyRead, now rtlmodel.Time) uint64 {
 	left := n.rspRangeLost(q, r.msg, r.length, r.offset, r.end, now)

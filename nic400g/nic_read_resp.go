@@ -26,14 +26,14 @@ func (n *NIC) rxReadReq(d *packet.Desc, now rtlmodel.Time) {
 	}
 	n.takeReadReq(q, earlyRead{psn: PSN(d.Meta.PSN), msg: d.Meta.Msg, offset: d.Meta.Offset,
 		end: n.askedEnd(d), length: d.Meta.Length, posted: rtlmodel.Time(d.Meta.Posted),
-		trimmed: d.Meta.Flags&flagTrimNAK != 0}, now)
+		part: d.Meta.Flags&flagTrimNAK != 0}, now)
 }
 
 // takeReadReq is the responder's handling of read request r: in PSN
 // order it reserves the responses' PSNs and queues the read, then takes
 // any request held that is in order now; a duplicate is served again
 // from its PSN, for the rest of the read in place of the job serving it,
-// or, asking for trimmed responses only, beside that job
+// or, asking for part of the read only, beside that job
 // (takeReadRange); one ahead of the expected PSN is held for its turn under
 // selective repeat (holdEarlyRead), and dropped under go-back-N with a
 // NAK of the hole in front of it, on which the requester issues it again.
@@ -63,14 +63,14 @@ func (n *NIC) takeReadReq(q *qpState, r earlyRead, now rtlmodel.Time) {
 			// a hole does (rxData), for nothing else may come to
 			n.sendAck(q, now, false)
 		}
-	case r.trimmed:
+	case r.part:
 		ask = n.takeReadRange(q, r, now)
 	default:
 		n.st.rxDup.Inc()
 		ask = n.dropStaleJob(q, r.msg, r.offset, r.length, now)
 	}
 	q.rsps = append(q.rsps, readJob{msg: r.msg, psn: r.psn, start: r.offset, offset: r.offset, end: r.end,
-		readEnd: r.offset, length: r.length, posted: r.posted, ask: ask, trimmed: r.trimmed})
+		readEnd: r.offset, length: r.length, posted: r.posted, ask: ask, part: r.part})
 	if len(q.rsps) == 1 {
 		n.startJobReads(&q.rsps[0], now)
 	}
@@ -104,7 +104,7 @@ func (n *NIC) responder(d *packet.Desc) *qpState {
 // that no earlier request asked credit for under EQDS: those the stopped
 // job for the rest had sent past offset, with that job's own request if
 // its first response had not left, or, with no such job left, everything
-// from offset; less what stopped jobs for trimmed responses asked for
+// from offset; less what stopped jobs for parts of the read asked for
 // and did not send.
 func (n *NIC) dropStaleJob(q *qpState, msg uint32, offset, length uint64, now rtlmodel.Time) uint64 {
 	left := n.rspReissued(q, msg, length, offset, now)
@@ -139,16 +139,16 @@ func (n *NIC) dropDoneJob(q *qpState, msg uint32, now rtlmodel.Time) {
 type droppedJobs struct {
 	rest         readJob // the job for the rest of the read
 	hasRest, any bool    // whether that job was queued; whether any job was
-	// the bytes the stopped jobs for trimmed responses asked credit for
+	// the bytes the stopped jobs for parts of the read asked credit for
 	// on their first responses (EQDS) and did not send
 	rangesUnsent uint64
 }
 
 // dropJobs stops every job serving read message msg: the one serving the
 // rest of the read, if one is queued (a request reserves a message's PSNs
-// once, so there is at most one), and those serving trimmed responses
-// again (takeReadRange); and it starts the payload reads of the job that
-// comes to the head.
+// once, so there is at most one), and those serving parts of it again
+// (takeReadRange); and it starts the payload reads of the job that comes
+// to the head.
 func (n *NIC) dropJobs(q *qpState, msg uint32, now rtlmodel.Time) droppedJobs {
 	var dj droppedJobs
 	head := false
@@ -161,7 +161,7 @@ func (n *NIC) dropJobs(q *qpState, msg uint32, now rtlmodel.Time) droppedJobs {
 		}
 		dj.any, head = true, head || i == 0
 		switch {
-		case !j.trimmed:
+		case !j.part:
 			dj.rest, dj.hasRest = j, true
 		case j.asked:
 			dj.rangesUnsent += j.end - j.offset
@@ -175,8 +175,8 @@ func (n *NIC) dropJobs(q *qpState, msg uint32, now rtlmodel.Time) droppedJobs {
 }
 
 // startJobReads issues the first payload reads of a read job come to the
-// head of its QP's queue, unless it issued them before a job for trimmed
-// responses went ahead of it (jobInWindow).
+// head of its QP's queue, unless it issued them before a job for part of
+// a read went ahead of it (jobInWindow).
 func (n *NIC) startJobReads(j *readJob, now rtlmodel.Time) {
 	if j.started {
 		return
@@ -221,8 +221,8 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 	if j.offset+uint64(payload) >= j.length {
 		d.Meta.Flags |= flagLast
 	}
-	if j.trimmed {
-		d.Meta.Flags |= flagRetx // sent before, and trimmed on the way
+	if j.part {
+		d.Meta.Flags |= flagRetx // sent before, and trimmed or dropped
 		n.st.retransmits.Inc()
 	}
 	n.sealICRC(d)

@@ -12,19 +12,19 @@ import "github.com/fabricmodel/fabricmodel/rtlmodel"
 // MTU, the default window of 1,024), 42,357 responses came beyond the
 // requesters' windows and were sent again.
 //
-// A job for trimmed responses (nic_read_range.go) asks for responses
-// within the window, and it is what moves the window on: when the head
-// job waits for the window, the first such job behind it goes ahead.
+// A job for part of a read (nic_read_range.go) serves responses within
+// the window, and it is what moves the window on: when the head job waits
+// for the window, the first such job behind it goes ahead.
 
 // jobInWindow reports whether the head read job's next response is within
-// the requester's window, making the first job for trimmed responses the
+// the requester's window, making the first job for part of a read the
 // head when it is not.
 func (n *NIC) jobInWindow(q *qpState, now rtlmodel.Time) bool {
 	if n.inWindow(q, &q.rsps[0]) {
 		return true
 	}
 	for i := 1; i < len(q.rsps); i++ {
-		if q.rsps[i].trimmed && n.inWindow(q, &q.rsps[i]) {
+		if q.rsps[i].part && n.inWindow(q, &q.rsps[i]) {
 			j := q.rsps[i]
 			copy(q.rsps[1:i+1], q.rsps[:i])
 			q.rsps[0] = j
