@@ -84,9 +84,7 @@ func (n *NIC) rxAck(d *packet.Desc, now rtlmodel.Time) {
 			n.countINT(ev.INT)
 		}
 		q.cc.OnAck(now, ev)
-		if q.subPacket != nil && q.nextSend > now && !q.subPacket.pacing() {
-			q.nextSend = now // the window lets a packet go: the pacing gap is over
-		}
+		q.endPacingGap(now)
 		fb := PathOK
 		if ev.ECE {
 			fb = PathECN

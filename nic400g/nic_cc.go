@@ -163,3 +163,13 @@ func (n *NIC) newPaths(qp uint32) PathSelector {
 	}
 	return NewRoCEv2FixedPath(qp, n.qps[qp].peerQP)
 }
+
+// endPacingGap ends the gap before q's next packet when an acknowledgement
+// (of data, or read feedback) has let a congestion control that paces
+// only under one packet (subPacketPacer) leave pacing: its window lets a
+// packet go now.
+func (q *qpState) endPacingGap(now rtlmodel.Time) {
+	if q.subPacket != nil && q.nextSend > now && !q.subPacket.pacing() {
+		q.nextSend = now
+	}
+}

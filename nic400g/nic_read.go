@@ -344,8 +344,6 @@ func (n *NIC) rxReadAck(d *packet.Desc, now rtlmodel.Time) {
 		n.countINT(ev.INT)
 	}
 	q.cc.OnAck(now, ev)
-	if q.subPacket != nil && q.nextSend > now && !q.subPacket.pacing() {
-		q.nextSend = now // the window lets a response go: the pacing gap is over
-	}
+	q.endPacingGap(now)
 	n.reconsider(q, now)
 }

@@ -18,22 +18,10 @@ import (
 // were dropped there and sent again, and the read was placed at 50.61 us
 // against 25.43 us.
 func TestReadResponsesStayInTheRequesterWindow(t *testing.T) {
-	ca, cb := DefaultConfig(1), DefaultConfig(2)
-	ca.OOOReads = true
-	ca.RecvWindow, cb.RecvWindow = 64, 64
-	ca.MTU, cb.MTU = 1024, 1024
-	mtu := uint64(ca.MTU)
-	const packets = 512
-	ba, _ := trimResponses(0)
-	e, a, _ := scriptedCable(t, ca, cb, nil, ba)
-	reads := requesterCompletions(a)
-	attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Op: OpRead, Bytes: packets * mtu, Posted: 1000}})
-	require.NoError(t, e.Run(rtlmodel.Millisecond))
-	require.Len(t, *reads, 1)
-	require.Equal(t, StatusOK, (*reads)[0].Status)
+	e, read := readFirstTrimmed(t, 64, 64)
 	require.Zero(t, counter(t, e, "nicA/rx_out_of_window"))
-	require.Equal(t, uint64(packets+1), counter(t, e, "nicB/read_responses"))
-	require.Less(t, (*reads)[0].Placed, 30*rtlmodel.Microsecond)
+	require.Equal(t, uint64(windowTestPackets+1), counter(t, e, "nicB/read_responses"))
+	require.Less(t, read.Placed, 30*rtlmodel.Microsecond)
 }
 
 // Responses a requester drops for coming beyond its window are asked for
@@ -47,23 +35,34 @@ func TestReadResponsesStayInTheRequesterWindow(t *testing.T) {
 // Before, nothing asked for them: the read waited for its timeout, and
 // was placed at 244.79 us against 50.61 us.
 func TestResponsesBeyondTheWindowAreAskedForAgain(t *testing.T) {
-	ca, cb := DefaultConfig(1), DefaultConfig(2)
-	ca.OOOReads = true
-	ca.RecvWindow, cb.RecvWindow = 64, 1024
-	ca.MTU, cb.MTU = 1024, 1024
-	mtu := uint64(ca.MTU)
-	const packets = 512
-	ba, _ := trimResponses(0)
-	e, a, _ := scriptedCable(t, ca, cb, nil, ba)
-	reads := requesterCompletions(a)
-	attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Op: OpRead, Bytes: packets * mtu, Posted: 1000}})
-	require.NoError(t, e.Run(rtlmodel.Millisecond))
-	require.Len(t, *reads, 1)
-	require.Equal(t, StatusOK, (*reads)[0].Status)
+	e, read := readFirstTrimmed(t, 64, 1024)
 	dropped := counter(t, e, "nicA/rx_out_of_window")
 	require.NotZero(t, dropped)
 	require.Zero(t, counter(t, e, "nicA/timeouts"))
 	require.Zero(t, counter(t, e, "nicA/read_reissues"))
-	require.Equal(t, packets+1+dropped, counter(t, e, "nicB/read_responses"))
-	require.Less(t, (*reads)[0].Placed, 60*rtlmodel.Microsecond)
+	require.Equal(t, windowTestPackets+1+dropped, counter(t, e, "nicB/read_responses"))
+	require.Less(t, read.Placed, 60*rtlmodel.Microsecond)
+}
+
+// windowTestPackets is the length of readFirstTrimmed's read, in packets.
+const windowTestPackets = 512
+
+// readFirstTrimmed runs a read of windowTestPackets 1 KB packets whose
+// first response is trimmed, the requester's window a and the
+// responder's b, and returns the engine and the read's completion, which
+// must be whole.
+func readFirstTrimmed(t *testing.T, a, b int) (*rtlmodel.Engine, Completion) {
+	ca, cb := DefaultConfig(1), DefaultConfig(2)
+	ca.OOOReads = true
+	ca.RecvWindow, cb.RecvWindow = a, b
+	ca.MTU, cb.MTU = 1024, 1024
+	ba, _ := trimResponses(0)
+	e, requester, _ := scriptedCable(t, ca, cb, nil, ba)
+	reads := requesterCompletions(requester)
+	attachDriver(t, e, requester, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Op: OpRead,
+		Bytes: windowTestPackets * uint64(ca.MTU), Posted: 1000}})
+	require.NoError(t, e.Run(rtlmodel.Millisecond))
+	require.Len(t, *reads, 1)
+	require.Equal(t, StatusOK, (*reads)[0].Status)
+	return e, (*reads)[0]
 }
