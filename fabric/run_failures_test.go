@@ -17,7 +17,7 @@ import (
 // others complete, and the run ends with a *FlowsFailedError naming them,
 // its results counting the completed flows and listing the failed ones;
 // with the defaults, and with the scenario's nic.rto_us and
-// nic.retry_count.
+// nic.retry_count. The run's failure note counts the corrupted frames.
 func TestFlowsOverACutCableFail(t *testing.T) {
 	for _, c := range []struct {
 		nic     string // the scenario's nic section
@@ -69,5 +69,9 @@ workload:
 		require.Equal(t, len(r.Flows)-touching, res.Completed)
 		require.Equal(t, fe.Failed, res.Failed)
 		require.Contains(t, err.Error(), "retry count exceeded")
+		// the run's note says the frames were lost on the wire, not queued
+		notes := r.FailureNotes(res)
+		require.Len(t, notes, 1)
+		require.Regexp(t, `^cut\.yaml: note: \d+ flow\(s\) ran out of retries, and no queue held packets as long as the \d+ us retransmission timeout \(.*\): what the timeouts waited for was lost or not sent \(0 packets the switches dropped for want of buffer, [1-9]\d* frames corrupted on the wire\)$`, notes[0])
 	}
 }

@@ -189,6 +189,15 @@ func runScenario(c *cli.Context) error {
 			r.Cluster.Engine.Now(), r.Done(), len(r.Flows))
 	}
 	if failed != nil {
+		// what the run shows of why, on lines of their own after the
+		// flows' error, as the scenario's notes are printed
+		var why []error
+		for _, n := range r.FailureNotes(res) {
+			why = append(why, errors.New("fabricmodel: "+n))
+		}
+		if len(why) > 0 {
+			return fmt.Errorf("%w\n%w", failed, errors.Join(why...))
+		}
 		return failed
 	}
 	if r.Done() < len(r.Flows) {

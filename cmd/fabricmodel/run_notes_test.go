@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -21,4 +23,20 @@ func TestRunPrintsTheScenarioNotes(t *testing.T) {
 	require.NoError(t, app.Run([]string{"fabricmodel", "run", path}))
 	require.Contains(t, errOut.String(), "fabricmodel: "+path+":4: note: no data packet will be ECN-marked")
 	require.Contains(t, out.String(), "6 of 6")
+}
+
+// A run whose flows fail ends with their error and, on a line of its
+// own, what the run shows of why, located at the key it points to; the
+// results are printed before.
+func TestRunSaysWhyFlowsFailed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fail.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("name: fail\ntopology: {kind: leafspine, leaves: 2, spines: 1, hosts_per_leaf: 4}\n"+
+		"switch:\n  pfc_classes: [0]\nnic:\n  rto_us: 4\n  retry_count: 0\nworkload: {kind: incast, senders: 6, bytes: 1048576}\n"), 0o644))
+	out, err := runCLI(t, "run", path)
+	require.Error(t, err)
+	lines := strings.Split(err.Error(), "\n")
+	require.Len(t, lines, 2, err.Error())
+	require.Regexp(t, `^\d+ flow\(s\) failed; flow \d+ .*retry count exceeded`, lines[0])
+	require.Regexp(t, `^fabricmodel: `+regexp.QuoteMeta(path)+`:6: note: \d+ flow\(s\) ran out of retries, and the egress queue leaf\d/port\d+ held .*; raise nic.rto_us above \d+$`, lines[1])
+	require.Contains(t, out, "flows failed")
 }
