@@ -62,10 +62,10 @@ func TestExperimentResultsArePinned(t *testing.T) {
 		{"exp2_incast_eqds", "c8b8ca3391e3b8f249106728820cf4ab86d001e1be21f94db04af1e2c1ded749"},
 		{"exp3_lossless_pfc_dcqcn", "daa5296076aec70d3d5740150bd318d760c30be9bb0f90a8ca72e5728ea2f9b8"},
 		{"exp3_lossy_trimming", "83b080cbfd0c93bc32f8f8d30af70981aec76d0de487f8b2ae37b06018f805fb"},
-		{"exp4_degraded_pathaware", "c8761609fd74e02aba615767152d4f3c99f0e192fe7130922635ad8a32c7ac1b"},
-		{"exp4_degraded_pathaware_roce", "33c603096245c8fda7a1a0cc8c9c7d5fc8ab7188f681fc2274f73b5108785c5a"},
-		{"exp4_degraded_spray", "34705bf2bd40f51d7abdf337e78aca968b0e9de681156e3869e9f5898582ae7f"},
-		{"exp4_degraded_spray_roce", "47403f8e7a21bd89ac27b7c333de24bd6ee96c09114392876e53946968aceada"},
+		{"exp4_degraded_pathaware", "f5ad9016b52c1097d23fba99444dc3b61ce7ca9c2878de76a616059f3ecd0c12"},
+		{"exp4_degraded_pathaware_roce", "f3fe7a3979f6562eb41d5caa0fe1e8811e944746501258dc93cca648f72e462d"},
+		{"exp4_degraded_spray", "bd620ad49b74f9c716dcbc24991f4cf1c64dd4e82cf094f983eb15ca3f25e9c0"},
+		{"exp4_degraded_spray_roce", "fb6f476bd4dac979dfc8e2926781d2e9b6e725a6b734ba2d0970df485ed74e4e"},
 	}
 	for _, p := range pinned {
 		t.Run(p.name, func(t *testing.T) {

@@ -94,21 +94,25 @@ type Results struct {
 	Scenario string `json:"scenario"`
 	// Settings are the KEY=VALUE settings written over the scenario
 	// file's keys (Scenario.Settings); absent when there were none.
-	Settings      []string  `json:"settings,omitempty"`
-	Seed          uint64    `json:"seed"`
-	Endpoints     int       `json:"endpoints"`
-	Flows         int       `json:"flows"`
-	Completed     int       `json:"completed"`
-	SimTimeNS     float64   `json:"sim_time_ns"`
-	FCTP50NS      float64   `json:"fct_p50_ns"`
-	FCTP99NS      float64   `json:"fct_p99_ns"`
-	FCTMaxNS      float64   `json:"fct_max_ns"`
-	JobTimesNS    []float64 `json:"job_completion_ns"`
-	GoodputGbps   float64   `json:"goodput_gbps"`
-	LinkUtilMean  float64   `json:"link_util_mean"`
-	LinkUtilMax   float64   `json:"link_util_max"`
-	MaxQueueBytes uint64    `json:"max_queue_bytes"`
-	PFCFrames     uint64    `json:"pfc_frames"`
+	Settings    []string  `json:"settings,omitempty"`
+	Seed        uint64    `json:"seed"`
+	Endpoints   int       `json:"endpoints"`
+	Flows       int       `json:"flows"`
+	Completed   int       `json:"completed"`
+	SimTimeNS   float64   `json:"sim_time_ns"`
+	FCTP50NS    float64   `json:"fct_p50_ns"`
+	FCTP99NS    float64   `json:"fct_p99_ns"`
+	FCTMaxNS    float64   `json:"fct_max_ns"`
+	JobTimesNS  []float64 `json:"job_completion_ns"`
+	GoodputGbps float64   `json:"goodput_gbps"`
+	// LinkUtilMean and LinkUtilMax are over LinkUtilization: each switch
+	// egress link that sent a frame, its bytes on the wire over the run
+	// against the rate of the lanes it has (a degraded uplink's without
+	// its failed lanes).
+	LinkUtilMean  float64 `json:"link_util_mean"`
+	LinkUtilMax   float64 `json:"link_util_max"`
+	MaxQueueBytes uint64  `json:"max_queue_bytes"`
+	PFCFrames     uint64  `json:"pfc_frames"`
 	// PFCPausedNS is the time PFC frames paused transmitters, summed over
 	// every switch egress (port, class) and every NIC; PFCPausedMaxNS is
 	// the longest of one of them.
@@ -229,7 +233,11 @@ func sumCounters(e *rtlmodel.Engine, suffixes ...string) map[string]uint64 {
 }
 
 // linkStats computes each switch egress link's utilisation over the run:
-// bytes on the wire (frames plus preamble and gap) against its rate.
+// bytes on the wire (frames plus preamble and gap) against its rate, the
+// rate of the lanes its wire has at the end of the run: a degraded
+// uplink's (topology.degraded_uplink, from the start) without its failed
+// lanes, so that it reads as busy as it is. A wire degraded part way
+// through (serdes.Wire.DegradeAt) counts at its last rate throughout.
 func (r *Run) linkStats(res *Results) {
 	e := r.Cluster.Engine
 	span := float64(e.Now()) / 1e12
@@ -242,13 +250,13 @@ func (r *Run) linkStats(res *Results) {
 	// from its exact fraction once
 	bps := map[serdes.Rate]float64{}
 	for _, sw := range r.Cluster.Switches() {
-		for p, port := range sw.Ports() {
+		for p := range sw.Ports() {
 			phy := sw.TxPhy(p) // its counters are <switch>/port<p>/tx/frames and bytes
 			frames, _ := phy.Wire().Frames()
 			if frames == 0 {
 				continue
 			}
-			rate := port.MACRate()
+			rate := phy.Wire().Lanes().MACRate()
 			if _, ok := bps[rate]; !ok {
 				bps[rate] = rate.BitsPerSecond().Float64()
 			}

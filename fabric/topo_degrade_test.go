@@ -53,3 +53,27 @@ func TestDegradedUplinkCheckedAtBuild(t *testing.T) {
 	_, err = NewRun(s)
 	require.ErrorContains(t, err, `topology.degraded_uplink "0/8/4": lanes 4: 1 to 3`)
 }
+
+// A degraded uplink's utilisation is its traffic against the lanes it
+// has left: the two hosts of leaf 0 write 1 MB each to a host of leaf 1
+// through one spine, over an uplink with three of its four lanes down, which is busy
+// for nearly the whole run and reads so; counted at the port's four
+// lanes it read under a quarter.
+func TestDegradedUplinkUtilisationCountsTheLanesLeft(t *testing.T) {
+	r := completeScenario(t, "s.yaml", `name: x
+topology: {kind: leafspine, leaves: 2, spines: 1, hosts_per_leaf: 2, degraded_uplink: "0/2/3"}
+workload: {kind: incast, senders: 2, receiver: 3, bytes: 1048576}
+`)
+	res := r.Results()
+	require.Equal(t, 2, res.Completed)
+	// the utilisations are listed switch by switch, port by port, for
+	// the ports that sent a frame: leaf 0's uplink is its third
+	up := 0
+	for p := range 2 {
+		if f, _ := r.Cluster.Switches()[0].TxPhy(p).Wire().Frames(); f > 0 {
+			up++
+		}
+	}
+	require.Greater(t, res.LinkUtilization[up], 0.9)
+	require.Equal(t, res.LinkUtilMax, res.LinkUtilization[up])
+}
