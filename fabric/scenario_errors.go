@@ -69,10 +69,10 @@ func (e *traceFileError) Unwrap() error { return e.err }
 
 // scenarioSource is where a scenario was read from: the file's name and
 // its YAML tree, for the lines of its keys (nil: text with no lines to
-// give, ParseGeneratedScenario). With settings written over the file
-// (ParseScenarioWith), set holds the keys they wrote and with names the
-// file with them ("s.yaml with nic.cc=hpcc"); root is the file's own
-// tree, whose lines stand for every key no setting touched.
+// give, ParseGeneratedScenario). With settings written over
+// the file (ParseScenarioWith), set holds the keys they wrote and with
+// names the file with them ("s.yaml with nic.cc=hpcc"); root is the
+// file's own tree, whose lines stand for every key no setting touched.
 type scenarioSource struct {
 	name string
 	root *yaml.Node
@@ -91,15 +91,24 @@ func (src *scenarioSource) label() string {
 // where names the place of the scenario key at path: "file:line" from
 // the file's tree (a key the file does not set: its nearest enclosing
 // key that it does); the file with its settings for a key a setting
-// wrote, one below it or one holding it, as the file's text no longer
-// says it; the label alone where the file gives no line.
+// wrote, one below it or one holding it, or one in a mapping a setting
+// made (switch.ecn.kmax_bytes, when the file has no switch.ecn and
+// switch.ecn.kmin_bytes is set), as the file's text does not say it;
+// the label alone where the file gives no line.
 func (src *scenarioSource) where(path string) string {
+	line, depth := yamlfile.DeepestKey(src.root, path)
+	keys := strings.Split(path, ".")
+	made := "" // the first key on the path the file lacks, with its parents
+	if depth < len(keys) {
+		made = strings.Join(keys[:depth+1], ".")
+	}
 	for _, k := range src.set {
-		if path == k || strings.HasPrefix(path, k+".") || strings.HasPrefix(k, path+".") {
+		if path == k || strings.HasPrefix(path, k+".") || strings.HasPrefix(k, path+".") ||
+			made != "" && strings.HasPrefix(k, made+".") {
 			return src.with
 		}
 	}
-	if line := yamlfile.KeyLine(src.root, path); line > 0 {
+	if line > 0 {
 		return fmt.Sprintf("%s:%d", src.name, line)
 	}
 	return src.label()

@@ -81,8 +81,13 @@ func TestSettingErrorsNameTheSetting(t *testing.T) {
 }
 
 // An error about a key no setting touched keeps the file's line of it;
-// one about a key holding a setting's names the settings.
+// one about a key holding a setting's, or beside one in a mapping the
+// settings made, names the settings.
 func TestSettingsKeepTheLinesOfTheKeysTheyLeave(t *testing.T) {
+	// the file has a switch section but no ecn: the curve's kmax_bytes,
+	// at fault, is the settings', not the switch line's
+	_, err := ParseScenarioWith("s.yaml", []byte(scenarioBase+scenarioWorkload+"switch:\n  lb: perflow\n"), []Setting{{"switch.ecn.kmin_bytes", "50000"}})
+	require.EqualError(t, err, "s.yaml with switch.ecn.kmin_bytes=50000: switch.ecn: KmaxBytes 0 must exceed KminBytes 50000")
 	base := []byte(scenarioBase + scenarioWorkload + "nic:\n  mtu: 9000\nswitch:\n  ecn:\n    kmin_bytes: 5000\n    kmax_bytes: 9000\n    pmax: 0.1\n")
 	for _, c := range []struct {
 		settings []Setting

@@ -11,11 +11,18 @@ import (
 // document (a number indexes a list: "workload.size_cdf.2"), or of the
 // deepest key on that path the document has; 0 when it has none of them.
 func KeyLine(root *yaml.Node, path string) int {
+	line, _ := DeepestKey(root, path)
+	return line
+}
+
+// DeepestKey is KeyLine with how many of the path's keys the document
+// has, from the first: the path's own count when it has the key itself,
+// 0 when it has none of them.
+func DeepestKey(root *yaml.Node, path string) (line, depth int) {
 	n := root
 	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 		n = n.Content[0]
 	}
-	line := 0
 	for _, k := range strings.Split(path, ".") {
 		if i, err := strconv.Atoi(k); err == nil && n != nil && n.Kind == yaml.SequenceNode {
 			if i < 0 || i >= len(n.Content) {
@@ -23,6 +30,7 @@ func KeyLine(root *yaml.Node, path string) int {
 			}
 			n = n.Content[i]
 			line = n.Line
+			depth++
 			continue
 		}
 		if n == nil || n.Kind != yaml.MappingNode {
@@ -39,8 +47,9 @@ func KeyLine(root *yaml.Node, path string) int {
 			break
 		}
 		n = next
+		depth++
 	}
-	return line
+	return line, depth
 }
 
 // nodePath returns the dotted key path ("workload.size_cdf.2.p") of the
