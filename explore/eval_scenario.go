@@ -10,10 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/fabricmodel/fabricmodel/fabric"
-	"github.com/fabricmodel/fabricmodel/internal/yamlfile"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
 
@@ -39,9 +36,6 @@ func (e scenarioEvaluator) InDir(dir string) Evaluator { return scenarioEvaluato
 
 // scenarioFileParam names the scenario file a point starts from.
 const scenarioFileParam = "scenario"
-
-// scenarioFile is the kind of file a base scenario is, as errors name it.
-var scenarioFile = yamlfile.Kind{Name: "scenario"}
 
 // scenarioStep is the simulated time between cancellation checks.
 const scenarioStep = 10 * rtlmodel.Microsecond
@@ -124,51 +118,34 @@ func (e scenarioEvaluator) source(params []Assignment) (name string, data []byte
 	return file, data, file, nil
 }
 
-// edit writes params (but the scenario file's) into the scenario text
-// data, read from the file name, and returns its document, whose one node
-// is a mapping, and the values set, as "key=value".
-func edit(name string, data []byte, params []Assignment) (*yaml.Node, []string, error) {
-	doc, err := scenarioFile.Document(data)
-	if err != nil {
-		return nil, nil, &paramError{scenarioFileParam, yamlfile.Locate(name, err)}
-	}
-	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, nil, &paramError{scenarioFileParam, fmt.Errorf("%s: want a mapping of scenario keys", name)}
-	}
-	var set []string
+// settings are params but the scenario file's as the scenario's
+// settings, in their order; a key given twice (a base value swept too)
+// is set once, to its last value, as the point takes it.
+func settings(params []Assignment) []fabric.Setting {
+	var out []fabric.Setting
 	for _, a := range params {
 		if a.Name == scenarioFileParam {
 			continue
 		}
-		if err := yamlfile.Set(doc.Content[0], a.Name, a.Value); err != nil {
-			return nil, nil, &paramError{a.Name, fmt.Errorf("%s: %w", a.Name, err)}
+		st := fabric.Setting{Key: a.Name, Value: a.Value}
+		if i := slices.IndexFunc(out, func(o fabric.Setting) bool { return o.Key == a.Name }); i >= 0 {
+			out = slices.Delete(out, i, i+1)
 		}
-		set = append(set, a.Name+"="+a.Value)
+		out = append(out, st)
 	}
-	return doc, set, nil
+	return out
 }
 
-// scenario writes params into the base scenario and decodes the result.
+// scenario writes params into the base scenario and decodes the result
+// (fabric.ParseScenarioWith).
 func (e scenarioEvaluator) scenario(params []Assignment) (*fabric.Scenario, error) {
 	name, data, file, err := e.source(params)
 	if err != nil {
 		return nil, err
 	}
-	doc, set, err := edit(name, data, params)
+	s, err := fabric.ParseScenarioWith(name, data, settings(params))
 	if err != nil {
-		return nil, err
-	}
-	out, err := yaml.Marshal(doc)
-	if err != nil {
-		return nil, err
-	}
-	label := name
-	if len(set) > 0 {
-		label += " with " + strings.Join(set, ", ")
-	}
-	s, err := fabric.ParseGeneratedScenario(label, out)
-	if err != nil {
-		return nil, err
+		return nil, e.blame(params, err)
 	}
 	s.Dir = e.traceDir(file)
 	return s, nil
@@ -240,13 +217,17 @@ func (e scenarioEvaluator) Evaluate(ctx context.Context, params []Assignment, _ 
 	}, nil
 }
 
-// blame marks err, found building the scenario params describe, as about
-// the value that set the scenario key it names (fabric.ErrorKey): the
-// last of params to set that key or a mapping holding it, or, when none
-// did and the base scenario is a file, the key's line in that file ("the
-// value came from the scenario"). An error naming no key, or a key of the
-// embedded default scenario, stays as it is.
+// blame marks err, found reading or building the scenario params
+// describe, as about the value at fault: the setting that could not be
+// written (fabric.SettingError), or the last of params to set the
+// scenario key err names (fabric.ErrorKey) or a mapping holding it. An
+// error about a key of the base scenario file already names the file's
+// line (ParseScenarioWith), and one naming no key stays as it is.
 func (e scenarioEvaluator) blame(params []Assignment, err error) error {
+	var se *fabric.SettingError
+	if errors.As(err, &se) {
+		return &paramError{se.Setting.Key, err}
+	}
 	key, ok := fabric.ErrorKey(err)
 	if !ok {
 		return err
@@ -257,15 +238,5 @@ func (e scenarioEvaluator) blame(params []Assignment, err error) error {
 			return &paramError{n, err}
 		}
 	}
-	name, data, file, rerr := e.source(params)
-	if rerr != nil || file == "" {
-		return err
-	}
-	doc, derr := scenarioFile.Document(data)
-	line := yamlfile.KeyLine(doc, key)
-	if derr != nil || line == 0 {
-		return err
-	}
-	// not a yamlfile.Error: its line is the scenario's, not the sweep's
-	return fmt.Errorf("%s:%d: %w", name, line, err)
+	return err
 }

@@ -207,14 +207,6 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 	return parseScenario(&scenarioSource{name: name}, data, true)
 }
 
-// ParseGeneratedScenario is ParseScenario for scenario text a program
-// wrote (explore writes a sweep point's values into a base scenario): its
-// errors name label and the key at fault but no line, since the text is
-// no file anyone can open.
-func ParseGeneratedScenario(label string, data []byte) (*Scenario, error) {
-	return parseScenario(&scenarioSource{name: label}, data, false)
-}
-
 // parseScenario decodes and checks text data read from src; with lines
 // the errors give the lines of data, and src keeps its tree.
 func parseScenario(src *scenarioSource, data []byte, lines bool) (*Scenario, error) {

@@ -82,13 +82,6 @@ func TestScenarioYAMLErrorsOneLineEach(t *testing.T) {
 	require.Regexp(t, `^s\.yaml:4: topology\.leafs: unknown key; .*\ns\.yaml:7: workload\.bogus: unknown key; workload takes kind, bytes, `, err.Error())
 }
 
-// Text a program wrote has no lines worth naming: the errors name its
-// label and the key.
-func TestGeneratedScenarioYAMLErrorsHaveNoLines(t *testing.T) {
-	_, err := ParseGeneratedScenario("point 3", []byte(scenarioBase+scenarioWorkload+"nic:\n  mtu: many\n"))
-	require.EqualError(t, err, "point 3: nic.mtu: many is not a whole number")
-}
-
 // A sweep file given where a scenario is wanted is named as one, with the
 // command that runs it, rather than each of its keys listed as unknown.
 func TestScenarioSaysASweepFileIsOne(t *testing.T) {

@@ -29,7 +29,7 @@ func keyed(path string, err error) error {
 }
 
 // ErrorKey returns the dotted path of the scenario key ("workload.senders")
-// that an error of ParseScenario, ParseGeneratedScenario, NewRun or
+// that an error of ParseScenario, ParseScenarioWith, NewRun or
 // Validate is about, so that a program that wrote the scenario's values
 // can say which of them is at fault; ok is false when it names no key.
 func ErrorKey(err error) (key string, ok bool) {
@@ -68,8 +68,7 @@ func (e *traceFileError) Error() string { return fmt.Sprintf("%s:%d: %v", e.path
 func (e *traceFileError) Unwrap() error { return e.err }
 
 // scenarioSource is where a scenario was read from: the file's name and
-// its YAML tree, for the lines of its keys (nil: text with no lines to
-// give, ParseGeneratedScenario). With settings written over
+// its YAML tree, for the lines of its keys. With settings written over
 // the file (ParseScenarioWith), set holds the keys they wrote and with
 // names the file with them ("s.yaml with nic.cc=hpcc"); root is the
 // file's own tree, whose lines stand for every key no setting touched.

@@ -42,6 +42,18 @@ func ParseSetting(text string) (Setting, error) {
 	return Setting{Key: key, Value: value}, nil
 }
 
+// SettingError is ParseScenarioWith's error about a setting it could not
+// write over the text's keys: a key set twice, or a path through a key
+// whose value is not a mapping. Setting is the one at fault, so that a
+// program that made the settings can say which of its values it was.
+type SettingError struct {
+	Setting Setting
+	err     error
+}
+
+func (e *SettingError) Error() string { return e.err.Error() }
+func (e *SettingError) Unwrap() error { return e.err }
+
 // ParseScenarioWith is ParseScenario with settings written over the
 // text's keys, in their order: each replaces the key it names, or adds
 // it. The scenario is then decoded and checked as a whole, as ParseScenario
@@ -50,7 +62,8 @@ func ParseSetting(text string) (Setting, error) {
 // file's text no longer says it; an error about a key no setting touched
 // keeps the file's line of it ("name:12: ..."); the YAML library's
 // errors about the text the settings made name the file with them. A key
-// set twice is an error. With no settings it is ParseScenario.
+// set twice, or a setting that cannot be written, is a *SettingError.
+// With no settings it is ParseScenario.
 func ParseScenarioWith(name string, data []byte, settings []Setting) (*Scenario, error) {
 	if len(settings) == 0 {
 		return ParseScenario(name, data)
@@ -71,11 +84,11 @@ func ParseScenarioWith(name string, data []byte, settings []Setting) (*Scenario,
 	label := make([]string, len(settings))
 	for i, st := range settings {
 		if slices.Contains(src.set, st.Key) {
-			return nil, fmt.Errorf("%s: setting %s: %s is set twice", name, st, st.Key)
+			return nil, &SettingError{st, fmt.Errorf("%s: setting %s: %s is set twice", name, st, st.Key)}
 		}
 		src.set = append(src.set, st.Key)
 		if err := yamlfile.Set(doc.Content[0], st.Key, st.Value); err != nil {
-			return nil, fmt.Errorf("%s: setting %s: %w", name, st, err)
+			return nil, &SettingError{st, fmt.Errorf("%s: setting %s: %w", name, st, err)}
 		}
 		label[i] = st.String()
 	}

@@ -78,6 +78,13 @@ func TestSettingErrorsNameTheSetting(t *testing.T) {
 	}
 	_, err := ParseScenarioWith("s.yaml", []byte(scenarioBase+"workload: [\n"), []Setting{{"nic.mtu", "1024"}})
 	require.ErrorContains(t, err, "s.yaml:7: did not find expected node content")
+	// a setting that cannot be written is a *SettingError naming it
+	for _, bad := range [][]Setting{{{"name.x", "1"}}, {{"nic.mtu", "1024"}, {"nic.mtu", "2048"}}} {
+		_, err := ParseScenarioWith("s.yaml", base, bad)
+		var se *SettingError
+		require.ErrorAs(t, err, &se)
+		require.Equal(t, bad[len(bad)-1], se.Setting)
+	}
 }
 
 // An error about a key no setting touched keeps the file's line of it;
