@@ -98,6 +98,13 @@ func TestKeyLine(t *testing.T) {
 		require.Equal(t, want, KeyLine(&root, path), path)
 	}
 	require.Equal(t, 0, KeyLine(nil, "a"))
+	// DeepestKey says how much of the path the document has
+	for path, want := range map[string][2]int{
+		"a.c.1.d": {5, 4}, "a.zz": {1, 1}, "a.c.7": {3, 2}, "zz": {0, 0}, "e.f": {6, 1},
+	} {
+		line, depth := DeepestKey(&root, path)
+		require.Equal(t, want, [2]int{line, depth}, path)
+	}
 }
 
 func reflectTestFile() reflect.Type { return reflect.TypeFor[testFile]() }
