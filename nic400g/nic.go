@@ -56,9 +56,9 @@ type NIC struct {
 
 	store  *QPStore
 	cache  *QPCache
-	qps    []*qpState             // nil for idle QPs
-	ring   rtlmodel.Queue[uint32] // active QPs waiting for a transmit turn
-	ctrl   []*packet.Desc         // ACK/NAK/CNP frames waiting to go, before data
+	qps    []*qpState                   // nil for idle QPs
+	ring   rtlmodel.Queue[uint32]       // active QPs waiting for a transmit turn
+	ctrl   rtlmodel.Queue[*packet.Desc] // ACK/NAK/CNP frames waiting to go, before data
 	timers timerHeap
 	np     *NotificationPoint
 	ackEv  AckEvent         // the event handed to congestion control, reused
@@ -270,10 +270,10 @@ func (n *NIC) Eval(edge rtlmodel.Edge) rtlmodel.Wake {
 func (n *NIC) nextWake(edge rtlmodel.Edge) rtlmodel.Wake {
 	// The same tests as transmit, on credits alone: the frame sent at this
 	// edge used the link's width, not the next edge's.
-	if len(n.ctrl) > 0 && n.out.HasCredits(int(n.ctrl[0].FrameBytes)) {
+	if n.ctrl.Len() > 0 && n.out.HasCredits(int((*n.ctrl.Front()).FrameBytes)) {
 		return edge.Next()
 	}
-	if len(n.ctrl) == 0 && n.ring.Len() > 0 && n.pauseUntil <= edge.Time && n.out.HasCredits(maxFrameBytes) {
+	if n.ctrl.Len() == 0 && n.ring.Len() > 0 && n.pauseUntil <= edge.Time && n.out.HasCredits(maxFrameBytes) {
 		return edge.Next()
 	}
 	next := rtlmodel.Forever

@@ -249,6 +249,6 @@ func (n *NIC) sendCtrl(q *qpState, now rtlmodel.Time, flags uint16, psn uint32, 
 	}
 	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: psn, Flags: flags}
 	n.sealICRC(d)
-	n.ctrl = append(n.ctrl, d)
+	n.ctrl.Push(d)
 	return d
 }

@@ -189,13 +189,12 @@ func (q *qpState) nextDataReady() rtlmodel.Time {
 // transmit sends at most one frame: control frames first, then the QP at
 // the head of the ring if it may still send.
 func (n *NIC) transmit(now rtlmodel.Time) {
-	if len(n.ctrl) > 0 {
-		d := n.ctrl[0]
+	if n.ctrl.Len() > 0 {
+		d := *n.ctrl.Front()
 		if !n.out.Fits(d) {
 			return
 		}
-		copy(n.ctrl, n.ctrl[1:])
-		n.ctrl = n.ctrl[:len(n.ctrl)-1]
+		n.ctrl.Pop()
 		n.out.Send(d)
 		return
 	}

@@ -57,8 +57,8 @@ func (n *NIC) Prefetch(level int) {
 		if n.ring.Len() > 0 {
 			rtlmodel.Prefetch(unsafe.Pointer(n.ring.Front()))
 		}
-		if len(n.ctrl) > 0 {
-			rtlmodel.Prefetch(unsafe.Pointer(&n.ctrl[0]))
+		if n.ctrl.Len() > 0 {
+			rtlmodel.Prefetch(unsafe.Pointer(n.ctrl.Front()))
 		}
 		if n.pcie != nil {
 			n.pcie.prefetch(0)
