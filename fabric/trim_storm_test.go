@@ -1,8 +1,11 @@
 package fabric
 
 import (
+	"context"
 	"fmt"
 	"testing"
+
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
 
 	"github.com/stretchr/testify/require"
 )
@@ -44,4 +47,34 @@ func TestWindowLimitedSendersRideOutATrimStorm(t *testing.T) {
 		require.Zero(t, r.SwitchDrops, "%s: control frames dropped", c.cc)
 		require.Less(t, r.Trims, c.trims*r.DataPackets, "%s: trimmed again and again", c.cc)
 	}
+}
+
+// A go-back-N receiver in a trim storm coalesces its NACKs: in
+// nackBacklog (BenchmarkNACKBacklog) its link fills with trimmed headers
+// and a NACK for each does not fit on its way back (a NACK is larger),
+// so a backlog of NACKs grew without end, some 120 a microsecond, each
+// sending its sender back to a PSN it had long passed. A trimmed header
+// behind a NACK still waiting gets none of its own: every header is
+// NACKed or coalesced, and the backlog stays within a few frames a QP.
+func TestGoBackNCoalescesNACKsInATrimStorm(t *testing.T) {
+	s, err := ParseScenario("nack_backlog.yaml", []byte(nackBacklog))
+	require.NoError(t, err)
+	r, err := NewRun(s)
+	require.NoError(t, err)
+	require.NoError(t, r.Complete(context.Background(), 10*rtlmodel.Microsecond, 300*rtlmodel.Microsecond, nil))
+	st := r.Cluster.Engine.Stats()
+	c := func(name string) uint64 {
+		m, ok := st.Lookup("nic0/" + name)
+		require.True(t, ok, name)
+		return m.(*rtlmodel.Counter).Value()
+	}
+	trimmed, naks, coalesced := c("rx_trimmed"), c("naks_sent"), c("nacks_coalesced")
+	m, ok := st.Lookup("nic0/ctrl_waiting")
+	require.True(t, ok)
+	deepest := m.(*rtlmodel.Gauge).Max()
+	t.Logf("trimmed headers %d, NACKs %d, coalesced %d, deepest backlog %d frames", trimmed, naks, coalesced, deepest)
+	require.Greater(t, trimmed, uint64(10000), "no storm; pick a scenario that has one")
+	require.Equal(t, trimmed, naks+coalesced, "every trimmed header NACKed or coalesced")
+	require.NotZero(t, coalesced)
+	require.LessOrEqual(t, deepest, int64(4*s.Workload.Senders), "the backlog stays within a few frames a QP")
 }

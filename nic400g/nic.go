@@ -54,18 +54,20 @@ type NIC struct {
 	doorbells *rtlmodel.Link[WorkRequest]
 	cqes      *rtlmodel.Link[Completion]
 
-	store  *QPStore
-	cache  *QPCache
-	qps    []*qpState                   // nil for idle QPs
-	ring   rtlmodel.Queue[uint32]       // active QPs waiting for a transmit turn
-	ctrl   rtlmodel.Queue[*packet.Desc] // ACK/NAK/CNP frames waiting to go, before data
-	timers timerHeap
-	np     *NotificationPoint
-	ackEv  AckEvent         // the event handed to congestion control, reused
-	pacer  *RecvCreditPacer // EQDS receiver's pull pacer (CC "eqds"), else nil
-	eqp    EQDSParams
-	free   []*qpState // released active states, reused
-	ccf    ccFactory
+	store *QPStore
+	cache *QPCache
+	qps   []*qpState                   // nil for idle QPs
+	ring  rtlmodel.Queue[uint32]       // active QPs waiting for a transmit turn
+	ctrl  rtlmodel.Queue[*packet.Desc] // ACK/NAK/CNP frames waiting to go, before data
+	// ctrlPushed and ctrlSent count the control frames queued and sent
+	ctrlPushed, ctrlSent uint64
+	timers               timerHeap
+	np                   *NotificationPoint
+	ackEv                AckEvent         // the event handed to congestion control, reused
+	pacer                *RecvCreditPacer // EQDS receiver's pull pacer (CC "eqds"), else nil
+	eqp                  EQDSParams
+	free                 []*qpState // released active states, reused
+	ccf                  ccFactory
 	// collectINT: data packets collect in-band telemetry, for senders
 	// whose algorithm reads it (intReader: HPCC)
 	collectINT bool

@@ -178,12 +178,17 @@ type qpState struct {
 	early []earlyRead
 
 	// responder side
-	rw          *RecvWindow
-	recvMsgs    []recvMsg
-	sinceAck    int
-	ackAt       rtlmodel.Time
-	ce          bool
-	nakSent     bool
+	rw       *RecvWindow
+	recvMsgs []recvMsg
+	sinceAck int
+	ackAt    rtlmodel.Time
+	ce       bool
+	nakSent  bool
+	// nackQueued is the NIC's count of control frames queued (ctrlPushed)
+	// once the last NACK or NAK this QP sent, for nackPSN, was queued: it
+	// waits in the queue while fewer frames than that have left (0: none).
+	nackQueued  uint64
+	nackPSN     uint32
 	lastINT     bool
 	intv        packet.INT
 	lastSent    uint64

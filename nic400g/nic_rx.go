@@ -51,6 +51,11 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 		n.st.rxTrimmed.Inc()
 		if n.pacer != nil {
 			n.eqdsOnData(q, d, now, false)
+		} else if n.cfg.Recovery == GoBackN && n.nackWaiting(q, psn) {
+			// go-back-N sends again everything from the NACKed packet:
+			// a trim behind one whose NACK has not left yet is among it
+			n.st.nacksCoalesced.Inc()
+			return
 		}
 		n.sendCtrl(q, now, flagTrimNAK, uint32(psn), 0)
 		return
@@ -249,6 +254,21 @@ func (n *NIC) sendCtrl(q *qpState, now rtlmodel.Time, flags uint16, psn uint32, 
 	}
 	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: psn, Flags: flags}
 	n.sealICRC(d)
+	if flags&(flagNAK|flagTrimNAK) != 0 {
+		q.nackQueued, q.nackPSN = n.ctrlPushed+1, psn
+	}
 	n.ctrl.Push(d)
+	n.ctrlPushed++
+	n.st.ctrlWaiting.Set(int64(n.ctrl.Len()))
 	return d
+}
+
+// nackWaiting reports whether q's last NACK or NAK still waits in the
+// control queue and names a PSN at or before psn: a go-back-N sender
+// that takes it sends psn again too. A receiver whose link cannot carry
+// a NACK for every trimmed header (they are larger than the headers)
+// coalesces them so, rather than NACK ever later what it was sent long
+// before.
+func (n *NIC) nackWaiting(q *qpState, psn PSN) bool {
+	return q.nackQueued > n.ctrlSent && PSNCompare(PSN(q.nackPSN), psn) <= 0
 }

@@ -24,6 +24,8 @@ type nicStats struct {
 	qpFailures, flushed, intAcks, intHops               rtlmodel.Counter
 	lengthErrors, staleJobs, earlyReads                 rtlmodel.Counter
 	rxReissues, rspTimeouts, readRanges, rxReadRanges   rtlmodel.Counter
+	nacksCoalesced                                      rtlmodel.Counter
+	ctrlWaiting                                         rtlmodel.Gauge     // control frames queued, not yet sent
 	paused                                              rtlmodel.TimeMeter // the transmitter paused by PFC
 	oneWay                                              *rtlmodel.Histogram
 }
@@ -53,6 +55,8 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(&s.acks, "acks_sent", "frames", "ACKs sent")
 	own(&s.ackImmediate, "acks_immediate", "frames", "ACKs sent at once for out-of-order or duplicate data")
 	own(&s.naks, "naks_sent", "frames", "NAKs and trim NACKs sent")
+	r.OwnGauge(&s.ctrlWaiting, p+"/ctrl_waiting", "frames", "ACKs, NAKs and CNPs queued to send, ahead of data; its maximum is the deepest backlog")
+	own(&s.nacksCoalesced, "nacks_coalesced", "packets", "trimmed headers a go-back-N receiver sent no NACK for: one it queued for the same or an earlier PSN had not left yet")
 	own(&s.cnpSent, "cnp_sent", "frames", "CNPs sent")
 	own(&s.cnpRecv, "cnp_received", "frames", "CNPs received")
 	own(&s.nakRecv, "nak_received", "frames", "sequence-error NAKs received")

@@ -195,6 +195,8 @@ func (n *NIC) transmit(now rtlmodel.Time) {
 			return
 		}
 		n.ctrl.Pop()
+		n.ctrlSent++
+		n.st.ctrlWaiting.Set(int64(n.ctrl.Len()))
 		n.out.Send(d)
 		return
 	}
