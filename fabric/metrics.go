@@ -139,12 +139,17 @@ type Results struct {
 	// again after it had them: retransmissions whose originals were late
 	// (reordered by sprayed paths, say) rather than lost, or that a
 	// go-back-N rewind sent again.
-	DuplicatesReceived uint64        `json:"duplicates_received"`
-	DataPackets        uint64        `json:"data_packets_delivered"`
-	PerFlow            []FlowResult  `json:"per_flow"`
-	Failed             []FailedFlow  `json:"failed_flows,omitempty"`
-	HottestQueues      []QueueSeries `json:"hottest_queues"`
-	LinkUtilization    []float64     `json:"link_utilization"`
+	DuplicatesReceived uint64 `json:"duplicates_received"`
+	// DataPackets counts the NICs' rx_data: every data packet of a WRITE
+	// or SEND that reached its receiving NIC, trimmed headers, duplicates
+	// and packets dropped out of order among them, and the READ
+	// responses a requester placed. The speed line divides it by the
+	// wall time.
+	DataPackets     uint64        `json:"data_packets_delivered"`
+	PerFlow         []FlowResult  `json:"per_flow"`
+	Failed          []FailedFlow  `json:"failed_flows,omitempty"`
+	HottestQueues   []QueueSeries `json:"hottest_queues"`
+	LinkUtilization []float64     `json:"link_utilization"`
 }
 
 // Results computes the metrics of the run so far.
