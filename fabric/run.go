@@ -110,6 +110,9 @@ func (s *Scenario) switchConfig() (switchasic.Config, error) {
 		}
 	}
 	c.TM.Trim.Enabled = w.Trimming
+	if w.TrimBytes > 0 {
+		c.TM.Trim.TrimBytes = w.TrimBytes
+	}
 	if w.CutThroughBytes != nil {
 		c.CutThroughBytes = *w.CutThroughBytes
 	}

@@ -68,8 +68,15 @@ type ScenarioSwitch struct {
 	PFCClasses        []int    `yaml:"pfc_classes"`
 	ECN               *ECNSpec `yaml:"ecn"`
 	Trimming          bool     `yaml:"trimming"`
-	CutThroughBytes   *int     `yaml:"cut_through_bytes"`
+	// TrimBytes is how many leading bytes a trimmed packet keeps (0:
+	// the default, 64, FACTS 2.5), 1 to MaxTrimBytes.
+	TrimBytes       int  `yaml:"trim_bytes"`
+	CutThroughBytes *int `yaml:"cut_through_bytes"`
 }
+
+// MaxTrimBytes bounds switch.trim_bytes: a trimmed packet is a header,
+// and the largest packet the NICs send carries 4096 bytes of payload.
+const MaxTrimBytes = 4096
 
 // ECNSpec is a WRED marking curve for every class: nothing marked up to
 // KminBytes, the probability rising to Pmax just below KmaxBytes, every
@@ -295,6 +302,9 @@ func (w ScenarioSwitch) validate() error {
 	}
 	if _, err := w.alphaShift(); err != nil {
 		return err
+	}
+	if w.TrimBytes < 0 || w.TrimBytes > MaxTrimBytes {
+		return keyed("switch.trim_bytes", fmt.Errorf("switch.trim_bytes %d: 1 to %d (0: the default, 64)", w.TrimBytes, MaxTrimBytes))
 	}
 	if b := w.CutThroughBytes; b != nil && (*b < 0 || *b > packet.HeaderCap) {
 		return keyed("switch.cut_through_bytes", fmt.Errorf("switch.cut_through_bytes %d: 0 (store and forward) to %d", *b, packet.HeaderCap))

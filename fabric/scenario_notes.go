@@ -24,7 +24,7 @@ func (s *Scenario) Notes() []string {
 		return nil
 	}
 	var notes []string
-	for _, n := range []error{s.unreachableECN(), s.lossyQueueKeysOnLosslessData(), s.goBackNWithReordering(), s.readsOverReordering(), s.singlePathReorderTolerance()} {
+	for _, n := range []error{s.unreachableECN(), s.lossyQueueKeysOnLosslessData(), s.goBackNWithReordering(), s.readsOverReordering(), s.singlePathReorderTolerance(), s.trimCutsThePSN()} {
 		if n != nil {
 			notes = append(notes, s.locate(n).Error())
 		}
