@@ -80,7 +80,7 @@ func (scenarioEvaluator) Metrics() []Metric {
 		{"trims", "", "packets trimmed to their headers"},
 		{"drops", "", "packets dropped, switch_drops + nic_drops"},
 		{"switch_drops", "", "packets the switches dropped (admission, no route, bad FCS, parse error)"},
-		{"nic_drops", "", "packets receiving NICs discarded (bad FCS or ICRC, out of window, out of order, beyond the reorder buffer)"},
+		{"nic_drops", "", "packets receiving NICs discarded (bad FCS or ICRC, out of window, out of order, beyond the reorder buffer, trimmed before their PSN)"},
 		{"retransmits", "", "packets retransmitted"},
 		{"duplicates_received", "", "data packets a receiver got a second time (late originals, go-back-N rewinds)"},
 	}

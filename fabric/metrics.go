@@ -124,7 +124,8 @@ type Results struct {
 	// SwitchDrops + NICDrops. SwitchDrops are the switches' (full
 	// buffer, queue limit, headroom overflow, no route, bad FCS, parse
 	// error); NICDrops the receiving NICs' (bad FCS or ICRC, beyond the
-	// PSN window, out of order under go-back-N, beyond the reorder buffer).
+	// PSN window, out of order under go-back-N, beyond the reorder buffer,
+	// trimmed headers cut before their PSN).
 	// A lossless fabric drops nothing at its switches, but a go-back-N
 	// receiver still discards what arrives out of order.
 	Drops       uint64 `json:"drops"`
@@ -194,14 +195,15 @@ func (r *Run) Results() *Results {
 	r.linkStats(res)
 	sum := sumCounters(e, "/mmu/pfc_sent", "/mmu/ecn_marked", "/mmu/trimmed", "/mmu/dropped",
 		"/drop_bad_fcs", "/drop_malformed", "/drop_no_route", "/retransmits", "/rx_data",
-		"/rx_fcs_drops", "/rx_icrc_drops", "/rx_out_of_window", "/rx_ooo_dropped", "/reorder_full_drops", "/rx_duplicate")
+		"/rx_fcs_drops", "/rx_icrc_drops", "/rx_out_of_window", "/rx_ooo_dropped", "/reorder_full_drops", "/rx_trim_unreadable", "/rx_duplicate")
 	res.PFCFrames = sum["/mmu/pfc_sent"]
 	paused, longest := r.pausedTime()
 	res.PFCPausedNS, res.PFCPausedMaxNS = paused.Nanoseconds(), longest.Nanoseconds()
 	res.ECNMarks = sum["/mmu/ecn_marked"]
 	res.Trims = sum["/mmu/trimmed"]
 	res.SwitchDrops = sum["/mmu/dropped"] + sum["/drop_bad_fcs"] + sum["/drop_malformed"] + sum["/drop_no_route"]
-	res.NICDrops = sum["/rx_fcs_drops"] + sum["/rx_icrc_drops"] + sum["/rx_out_of_window"] + sum["/rx_ooo_dropped"] + sum["/reorder_full_drops"]
+	res.NICDrops = sum["/rx_fcs_drops"] + sum["/rx_icrc_drops"] + sum["/rx_out_of_window"] + sum["/rx_ooo_dropped"] + sum["/reorder_full_drops"] +
+		sum["/rx_trim_unreadable"]
 	res.Drops = res.SwitchDrops + res.NICDrops
 	res.Retransmits = sum["/retransmits"]
 	res.DuplicatesReceived = sum["/rx_duplicate"]

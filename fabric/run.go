@@ -110,9 +110,7 @@ func (s *Scenario) switchConfig() (switchasic.Config, error) {
 		}
 	}
 	c.TM.Trim.Enabled = w.Trimming
-	if w.TrimBytes > 0 {
-		c.TM.Trim.TrimBytes = w.TrimBytes
-	}
+	c.TM.Trim.TrimBytes = s.trimBytes()
 	if w.CutThroughBytes != nil {
 		c.CutThroughBytes = *w.CutThroughBytes
 	}

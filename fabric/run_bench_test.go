@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"testing"
 
@@ -65,10 +66,12 @@ func benchmarkRun(b *testing.B, s *Scenario) {
 }
 
 // nackBacklog is a 15:1 incast of 1 MB writes in 1 KB packets under
-// DCQCN and go-back-N into a trimming switch: the senders do not slow
-// down for trims, so the receiver's link fills with trimmed headers and
-// its NACKs, larger than the headers, queue without end. The run never
-// completes; it is timed to a simulated time.
+// DCQCN and go-back-N into a trimming switch (random scenario 49/90; over
+// IPv6 a trimmed packet keeps 74 bytes, its PSN among them):
+// the senders do not slow down for trims, so the receiver's link fills
+// with trimmed headers, and a NACK for each, larger than the headers,
+// does not fit on the way back. Its flows do not complete in the times
+// it is run to; some fail when their retries run out.
 const nackBacklog = `name: nack-backlog
 seed: 823
 topology: {kind: leafspine, leaves: 2, spines: 1, hosts_per_leaf: 8}
@@ -79,10 +82,11 @@ workload: {kind: incast, senders: 15, bytes: 1048576}
 
 // BenchmarkNACKBacklog runs nackBacklog to 0.5 and to 2 ms of
 // simulated time and reports the wall time per simulated microsecond:
-// the receiver's backlog of control frames grows all the while, and the
-// cost of sending one must not grow with it (a queue that slid its slice
-// on each send cost 6.6 times as much per microsecond over 2 ms as over
-// 0.5 ms).
+// the receiver's backlog of control frames would grow all the while, and
+// the cost of sending one must not grow with it. A queue that slid its
+// slice on each send cost 6.6 times as much per microsecond over 2 ms as
+// over 0.5 ms, when this storm trimmed to 64 bytes and its receivers
+// NACKed headers cut before their PSN.
 func BenchmarkNACKBacklog(b *testing.B) {
 	s, err := ParseScenario("nack_backlog.yaml", []byte(nackBacklog))
 	if err != nil {
@@ -95,11 +99,9 @@ func BenchmarkNACKBacklog(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := r.Complete(context.Background(), 10*rtlmodel.Microsecond, until, nil); err != nil {
+				var failed *FlowsFailedError
+				if err := r.Complete(context.Background(), 10*rtlmodel.Microsecond, until, nil); err != nil && !errors.As(err, &failed) {
 					b.Fatal(err)
-				}
-				if r.Done() != 0 {
-					b.Fatalf("%d flows completed in the storm", r.Done())
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(until.Nanoseconds()/1e3), "ns/simulated-us")

@@ -68,8 +68,9 @@ type ScenarioSwitch struct {
 	PFCClasses        []int    `yaml:"pfc_classes"`
 	ECN               *ECNSpec `yaml:"ecn"`
 	Trimming          bool     `yaml:"trimming"`
-	// TrimBytes is how many leading bytes a trimmed packet keeps (0:
-	// the default, 64, FACTS 2.5), 1 to MaxTrimBytes.
+	// TrimBytes is how many leading bytes a trimmed packet keeps, 1 to
+	// MaxTrimBytes (0: the default, 64 (FACTS 2.5), or the NICs' headers
+	// to their PSN's end where they are longer: 74 over RoCEv2 on IPv6).
 	TrimBytes       int  `yaml:"trim_bytes"`
 	CutThroughBytes *int `yaml:"cut_through_bytes"`
 }
@@ -304,7 +305,7 @@ func (w ScenarioSwitch) validate() error {
 		return err
 	}
 	if w.TrimBytes < 0 || w.TrimBytes > MaxTrimBytes {
-		return keyed("switch.trim_bytes", fmt.Errorf("switch.trim_bytes %d: 1 to %d (0: the default, 64)", w.TrimBytes, MaxTrimBytes))
+		return keyed("switch.trim_bytes", fmt.Errorf("switch.trim_bytes %d: 1 to %d (0: the default, 64 or the headers to the PSN)", w.TrimBytes, MaxTrimBytes))
 	}
 	if b := w.CutThroughBytes; b != nil && (*b < 0 || *b > packet.HeaderCap) {
 		return keyed("switch.cut_through_bytes", fmt.Errorf("switch.cut_through_bytes %d: 0 (store and forward) to %d", *b, packet.HeaderCap))

@@ -3,6 +3,7 @@ package nic400g
 import (
 	"fmt"
 
+	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 	"github.com/fabricmodel/fabricmodel/serdes"
 )
@@ -36,6 +37,22 @@ func (s HeaderStack) String() string {
 		return "UET"
 	}
 	return fmt.Sprintf("stack(%d)", uint8(s))
+}
+
+// PSNBytes is how many leading bytes of a data packet on the stack hold
+// its PSN: the headers to the end of the BTH (RoCEv2, native IB without a
+// GRH) or of the PDS request header (UET). A trimmed packet cut shorter
+// no longer says which packet it was.
+func (s HeaderStack) PSNBytes() int {
+	switch s {
+	case RoCEv2IPv6:
+		return packet.EthernetLen + packet.IPv6Len + packet.UDPLen + packet.BTHLen
+	case LeanNative:
+		return packet.LRHLen + packet.BTHLen
+	case UET:
+		return packet.EthernetLen + packet.IPv4MinLen + packet.UDPLen + packet.PDSRequestLen
+	}
+	return packet.EthernetLen + packet.IPv4MinLen + packet.UDPLen + packet.BTHLen
 }
 
 // Recovery is the loss recovery scheme.

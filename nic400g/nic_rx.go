@@ -13,6 +13,10 @@ func (n *NIC) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 	switch {
 	case f.Timing.BadFCS():
 		n.st.fcsDrops.Inc()
+	case d.Trimmed && int(d.HdrLen) < n.cfg.Stack.PSNBytes():
+		// cut inside the header that holds its QP and PSN: nobody can
+		// tell which packet it was, so it cannot be NACKed
+		n.st.trimUnreadable.Inc()
 	case d.Kind == packet.KindPFC:
 		n.obeyPFC(d, now)
 	case !n.icrcGood(d):

@@ -24,7 +24,7 @@ type nicStats struct {
 	qpFailures, flushed, intAcks, intHops               rtlmodel.Counter
 	lengthErrors, staleJobs, earlyReads                 rtlmodel.Counter
 	rxReissues, rspTimeouts, readRanges, rxReadRanges   rtlmodel.Counter
-	nacksCoalesced                                      rtlmodel.Counter
+	nacksCoalesced, trimUnreadable                      rtlmodel.Counter
 	ctrlWaiting                                         rtlmodel.Gauge     // control frames queued, not yet sent
 	paused                                              rtlmodel.TimeMeter // the transmitter paused by PFC
 	oneWay                                              *rtlmodel.Histogram
@@ -50,6 +50,7 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(&s.rxOOODrop, "rx_ooo_dropped", "packets", "out-of-order packets dropped by go-back-N")
 	own(&s.reorderDrops, "reorder_full_drops", "packets", "packets without an address dropped beyond the reorder buffer, more than its slots past the expected PSN (a NAK names the hole, once, unless under EQDS)")
 	own(&s.rxTrimmed, "rx_trimmed", "packets", "trimmed headers received")
+	own(&s.trimUnreadable, "rx_trim_unreadable", "packets", "trimmed headers dropped: cut before the end of the header that holds their PSN, they no longer say which packet they were")
 	own(&s.rxCE, "rx_ce", "packets", "CE-marked data packets")
 	own(&s.fcsDrops, "rx_fcs_drops", "frames", "frames dropped for a bad FCS")
 	own(&s.acks, "acks_sent", "frames", "ACKs sent")
