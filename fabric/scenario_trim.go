@@ -4,21 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fabricmodel/fabricmodel/nic400g"
 	"github.com/fabricmodel/fabricmodel/switchasic"
 )
-
-// psnHeaderNames names the headers a data packet on stack holds its PSN
-// in, with those before them (nic400g.HeaderStack.PSNBytes counts them).
-func psnHeaderNames(stack nic400g.HeaderStack) string {
-	switch stack {
-	case nic400g.RoCEv2IPv6:
-		return "Ethernet, IPv6, UDP and BTH"
-	case nic400g.UET:
-		return "Ethernet, IPv4, UDP and PDS"
-	}
-	return "Ethernet, IPv4, UDP and BTH"
-}
 
 // trimBytes is what a trimmed packet keeps: switch.trim_bytes, or by
 // default the switches' 64 bytes (FACTS 2.5), or more where the NICs'
@@ -42,7 +29,7 @@ func (s *Scenario) trimCutsThePSN() error {
 	}
 	keep := s.Switch.TrimBytes
 	stack := s.nicConfig(0, 1).Stack
-	need, names := stack.PSNBytes(), psnHeaderNames(stack)
+	need, names := stack.PSNBytes(), stack.PSNHeaders()
 	if keep >= need {
 		return nil
 	}

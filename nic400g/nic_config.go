@@ -55,6 +55,19 @@ func (s HeaderStack) PSNBytes() int {
 	return packet.EthernetLen + packet.IPv4MinLen + packet.UDPLen + packet.BTHLen
 }
 
+// PSNHeaders names the headers PSNBytes counts.
+func (s HeaderStack) PSNHeaders() string {
+	switch s {
+	case RoCEv2IPv6:
+		return "Ethernet, IPv6, UDP and BTH"
+	case LeanNative:
+		return "LRH and BTH"
+	case UET:
+		return "Ethernet, IPv4, UDP and PDS"
+	}
+	return "Ethernet, IPv4, UDP and BTH"
+}
+
 // Recovery is the loss recovery scheme.
 type Recovery uint8
 

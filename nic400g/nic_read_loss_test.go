@@ -16,6 +16,17 @@ type lossLogCC struct {
 
 func (c *lossLogCC) OnLoss(_ rtlmodel.Time, k LossKind) { c.losses = append(c.losses, k) }
 
+// logLosses gives n's QPs a window of 64 packets that logs the losses it
+// hears of, and returns where the one made last is kept (nil until one is).
+func logLosses(n *NIC, mtu uint64) **lossLogCC {
+	var cc *lossLogCC
+	n.ccf = func() CongestionControl {
+		cc = &lossLogCC{cutOnLossCC: cutOnLossCC{w: 64 * mtu, mtu: mtu}}
+		return cc
+	}
+	return &cc
+}
+
 // A READ response lost on the way is a loss to the congestion control of
 // the responder that sent it, as a lost data packet is to a writer's: the
 // request the requester issues again for it is the responder's NAK
@@ -67,19 +78,15 @@ func TestLostReadResponseIsALossToTheResponder(t *testing.T) {
 				return []wireFrame{f}
 			}
 			e, a, b := scriptedCable(t, ca, cb, ab, ba)
-			var bcc *lossLogCC
-			b.ccf = func() CongestionControl {
-				bcc = &lossLogCC{cutOnLossCC: cutOnLossCC{w: 64 * mtu, mtu: mtu}}
-				return bcc
-			}
+			bcc := logLosses(b, mtu)
 			reads := requesterCompletions(a)
 			attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Op: OpRead, Bytes: packets * mtu, Posted: 1000}})
 			require.NoError(t, e.Run(rtlmodel.Millisecond))
 			require.True(t, lost)
 			require.Len(t, *reads, 1)
 			require.Equal(t, StatusOK, (*reads)[0].Status)
-			require.NotNil(t, bcc)
-			require.Equal(t, []LossKind{c.want}, bcc.losses)
+			require.NotNil(t, *bcc)
+			require.Equal(t, []LossKind{c.want}, (*bcc).losses)
 			require.Equal(t, c.reissues, counter(t, e, "nicB/rx_read_reissues"))
 			require.Equal(t, c.rtos, counter(t, e, "nicB/response_timeouts"))
 		})

@@ -161,8 +161,9 @@ func (n *NIC) askedEnd(d *packet.Desc) uint64 {
 // responses trimmed or dropped beyond the requester's window: their
 // bytes leave the flight until sent again (rspRangeLost), the job serving
 // the rest of the read goes on, and each response asked for is a loss to
-// the congestion control, as a trim NACK is to a writer's (LossTrimmed). It returns the bytes the range's job will send again,
-// which no earlier request asked credit for under EQDS.
+// the congestion control, as a trim NACK is to a writer's (LossTrimmed).
+// It returns the bytes the range's job will send again, which no earlier
+// request asked credit for under EQDS.
 func (n *NIC) takeReadRange(q *qpState, r earlyRead, now rtlmodel.Time) uint64 {
 	left := n.rspRangeLost(q, r.msg, r.length, r.offset, r.end, now)
 	n.st.rxReadRanges.Inc()

@@ -61,11 +61,7 @@ func TestTrimmedReadResponsesAreAskedForAlone(t *testing.T) {
 			return []wireFrame{f}
 		}
 		e, a, b := scriptedCable(t, ca, cb, ab, ba)
-		var bcc *lossLogCC
-		b.ccf = func() CongestionControl {
-			bcc = &lossLogCC{cutOnLossCC: cutOnLossCC{w: 64 * mtu, mtu: mtu}}
-			return bcc
-		}
+		bcc := logLosses(b, mtu)
 		reads := requesterCompletions(a)
 		attachDriver(t, e, a, []WorkRequest{{QP: 3, Dst: 2, DestQP: 5, Op: OpRead, Bytes: packets * mtu, Posted: 1000}})
 		require.NoError(t, e.Run(rtlmodel.Millisecond))
@@ -94,7 +90,7 @@ func TestTrimmedReadResponsesAreAskedForAlone(t *testing.T) {
 			asked += uint64(r.DMALen)
 		}
 		require.Equal(t, 3*mtu, asked, "the requests ask for the trimmed responses' bytes, no more")
-		require.Equal(t, []LossKind{LossTrimmed, LossTrimmed, LossTrimmed}, bcc.losses)
+		require.Equal(t, []LossKind{LossTrimmed, LossTrimmed, LossTrimmed}, (*bcc).losses)
 	}
 }
 
