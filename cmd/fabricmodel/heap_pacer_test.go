@@ -68,10 +68,12 @@ func TestHeapPacerCollectsNothingUntilTheRunAllocatesAModel(t *testing.T) {
 	// The memory limit is soft: the collector runs beside the goroutine
 	// that allocates, and on a loaded machine the heap passes the limit
 	// until it catches up. Beside four packages' tests on two cores it
-	// went up to 24.6 MB past a 248 MB limit (80 runs), where 16 MB was
-	// allowed; with the collector off and no limit, all 512 MB of this
-	// garbage would stay mapped.
-	require.LessOrEqual(t, h.mapped(), p.limitNow()+p.limitNow()/4, "the heap stays near the limit")
+	// went up to 24.6 MB past a 248 MB limit (80 runs), and in one CI run
+	// to 227.8 MB against a limit of 180 MB (26 % over). Half the limit
+	// is allowed: with the collector off and no limit, the model and all
+	// 512 MB of this garbage, over three times the limit, would stay
+	// mapped.
+	require.LessOrEqual(t, h.mapped(), p.limitNow()+p.limitNow()/2, "the heap stays near the limit")
 	runtime.KeepAlive(model)
 
 	p.stop()
