@@ -67,14 +67,29 @@ func (s *Scenario) unreachableECN() error {
 	if s.Switch.ECN != nil {
 		key = "switch.ecn.kmin_bytes"
 	}
-	seen := "drops"
-	if s.Switch.Trimming {
-		seen = "drops and trims"
-	}
 	return keyed(key, errors.New(fmt.Sprint("note: no data packet will be ECN-marked: marking starts at a queue of ",
 		curve.KminBytes, " B, but in a buffer of ", c.TM.BufferBytes, " B one queue of the lossy data class holds at most ",
-		ceiling, " B (the dynamic threshold's share of the shared pool, and a frame); congestion control sees only ", seen,
+		ceiling, " B (the dynamic threshold's share of the shared pool, and a frame); ", s.withoutMarks(),
 		". Set switch.ecn kmin_bytes and kmax_bytes below ", ceiling, " for ECN to mark")))
+}
+
+// withoutMarks says what the NICs' congestion control makes of a lossy
+// fabric that marks nothing. DCQCN cuts its rate for CNPs alone, which
+// only marks draw (its OnLoss does nothing): its senders never slow, and
+// on a trimming fabric each trimmed packet is resent at once at the rate
+// that overflowed the queue.
+func (s *Scenario) withoutMarks() string {
+	switch cc := s.nicConfig(0, 1).CC; {
+	case cc == "dcqcn" || cc == "dcqcn-fw":
+		if s.Switch.Trimming {
+			return "DCQCN cuts its rate only for the CNPs that marks draw, so its senders never slow down: each packet the buffer cannot hold is trimmed and resent at once, at the rate that overflowed it"
+		}
+		return "DCQCN cuts its rate only for the CNPs that marks draw, so its senders never slow down: each packet the buffer cannot hold is dropped, to be found by a NAK or a timeout"
+	case s.Switch.Trimming:
+		return "congestion control sees only drops and trims"
+	default:
+		return "congestion control sees only drops"
+	}
 }
 
 // lossyQueueKeysOnLosslessData is a note when switch.alpha or

@@ -49,7 +49,19 @@ func TestNoteOnECNThatCannotMark(t *testing.T) {
 	require.Len(t, notes, 1)
 	require.Contains(t, notes[0], "notes.yaml:4: note: no data packet will be ECN-marked")
 	require.Contains(t, notes[0], "holds at most 1002030 B")
+	require.Contains(t, notes[0], "DCQCN cuts its rate only for the CNPs that marks draw, so its senders never slow down: each packet the buffer cannot hold is dropped")
 	require.Zero(t, marks(small))
+
+	// what the note says each congestion control makes of no marks
+	for _, c := range []struct{ sw, cc, says string }{
+		{"{buffer_bytes: 2000000, trimming: true}", "dcqcn-fw", "DCQCN cuts its rate only for the CNPs that marks draw, so its senders never slow down: each packet the buffer cannot hold is trimmed and resent at once"},
+		{"{buffer_bytes: 2000000, trimming: true}", "nscc", "; congestion control sees only drops and trims. Set"},
+		{"{buffer_bytes: 2000000}", "nscc", "; congestion control sees only drops. Set"},
+	} {
+		notes := parse(lossyScenario(c.sw, c.cc)).Notes()
+		require.Len(t, notes, 1, "%s %s", c.sw, c.cc)
+		require.Contains(t, notes[0], c.says, "%s %s", c.sw, c.cc)
+	}
 
 	low := lossyScenario("{buffer_bytes: 2000000, ecn: {kmin_bytes: 100000, kmax_bytes: 400000, pmax: 0.2}}", "dcqcn")
 	require.Empty(t, parse(low).Notes())
