@@ -181,6 +181,9 @@ func runScenario(c *cli.Context) error {
 		return traceErr
 	}
 	printRunSpeed(c.App.Writer, r, res, speed)
+	for _, n := range r.ResultNotes(res) {
+		fmt.Fprintf(c.App.ErrWriter, "fabricmodel: %s\n", n)
+	}
 	if stalled {
 		return fmt.Errorf("%w\nthe results and outputs are those of the run up to then", err)
 	}

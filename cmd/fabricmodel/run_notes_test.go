@@ -40,3 +40,15 @@ func TestRunSaysWhyFlowsFailed(t *testing.T) {
 	require.Regexp(t, `^fabricmodel: `+regexp.QuoteMeta(path)+`:6: note: \d+ flow\(s\) ran out of retries, and the egress queue leaf\d/port\d+ held .*; raise nic.rto_us above \d+$`, lines[1])
 	require.Contains(t, out, "flows failed")
 }
+
+// What the results show goes to the error output after the speed line:
+// the default scenario's DCQCN never marks, and the run says so at the
+// embedded file's nic.cc line.
+func TestRunPrintsTheResultNotes(t *testing.T) {
+	app := newApp()
+	var out, errOut bytes.Buffer
+	app.Writer, app.ErrWriter = &out, &errOut
+	require.NoError(t, app.Run([]string{"fabricmodel", "run"}))
+	require.Contains(t, out.String(), "speed: ")
+	require.Regexp(t, `^fabricmodel: default_scenario.yaml:16: note: DCQCN never cut a rate: .* Set switch.ecn kmin_bytes and kmax_bytes below \d+ for DCQCN to act\n$`, errOut.String())
+}

@@ -1,0 +1,68 @@
+package fabric
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// deepestQueue finds the switch egress port whose queue the run's
+// samples found deepest: its name and bytes. ok is false when no sample
+// held a byte.
+func (r *Run) deepestQueue() (name string, bytes uint64, ok bool) {
+	samples := r.samples.kept
+	i := 0
+	for _, sw := range r.Cluster.Switches() {
+		for p := range sw.Ports() {
+			for _, s := range samples {
+				if s.bytes[i] > bytes {
+					name, bytes, ok = fmt.Sprintf("%s/port%d", swName(sw), p), s.bytes[i], true
+				}
+			}
+			i++
+		}
+	}
+	return name, bytes, ok
+}
+
+// ResultNotes says, one located line each as Notes does, what the run's
+// results show that its table does not say outright (res is the run's
+// Results). Today one: DCQCN that never cut a rate on a lossless fabric
+// that paused, because no packet was ECN-marked: PFC alone held the
+// senders back, and the run measured PFC, not DCQCN. DCQCN cuts its rate
+// for CNPs alone, and a receiver sends a CNP only for a marked packet;
+// the switches' default curve (from 1.6 MB, FACTS 2.1's HPCC artifact
+// value at 400G) sits above the queues PFC lets a small fabric build.
+func (r *Run) ResultNotes(res *Results) []string {
+	s := r.Scenario
+	cc := s.nicConfig(0, 1).CC
+	if cc != "dcqcn" && cc != "dcqcn-fw" {
+		return nil
+	}
+	if res.ECNMarks > 0 || res.PFCFrames == 0 || !slices.Contains(s.Switch.PFCClasses, dataClass) {
+		return nil
+	}
+	c, err := s.switchConfig()
+	if err != nil {
+		return nil
+	}
+	curve := c.TM.WRED[dataClass]
+	key := "nic.cc"
+	if s.Switch.ECN != nil {
+		key = "switch.ecn"
+	}
+	note := fmt.Sprint("note: DCQCN never cut a rate: no packet was ECN-marked, so no receiver sent a CNP, and ",
+		res.PFCFrames, " PFC pause frames alone held the senders back")
+	if !curve.Enabled {
+		return []string{s.locate(keyed(key, errors.New(note+" (the switches mark no packet of the data class: switch.ecn sets a curve)"))).Error()}
+	}
+	name, deepest, ok := r.deepestQueue()
+	if !ok || deepest >= curve.KminBytes {
+		// a queue passed the curve's start and drew no mark, by chance or
+		// between samples: nothing certain to say of the curve
+		return []string{s.locate(keyed(key, errors.New(note))).Error()}
+	}
+	return []string{s.locate(keyed(key, errors.New(fmt.Sprint(note, ": the marking curve starts at a queue of ", curve.KminBytes,
+		" B, and the deepest egress queue the run sampled (", name, ") held ", deepest,
+		" B. Set switch.ecn kmin_bytes and kmax_bytes below ", deepest, " for DCQCN to act")))).Error()}
+}
