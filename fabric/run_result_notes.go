@@ -27,12 +27,13 @@ func (r *Run) deepestQueue() (name string, bytes uint64, ok bool) {
 
 // ResultNotes says, one located line each as Notes does, what the run's
 // results show that its table does not say outright (res is the run's
-// Results). Today one: DCQCN that never cut a rate on a lossless fabric
-// that paused, because no packet was ECN-marked: PFC alone held the
-// senders back, and the run measured PFC, not DCQCN. DCQCN cuts its rate
-// for CNPs alone, and a receiver sends a CNP only for a marked packet;
-// the switches' default curve (from 1.6 MB, FACTS 2.1's HPCC artifact
-// value at 400G) sits above the queues PFC lets a small fabric build.
+// Results). There is one: DCQCN that never cut a rate on a lossless
+// fabric that paused, because no packet was ECN-marked: PFC alone held
+// the senders back, and the run measured PFC, not DCQCN. DCQCN cuts its
+// rate for CNPs alone, and a receiver sends a CNP only for a marked
+// packet; the switches' default curve (from 1.6 MB, the HPCC artifact's
+// ECN map at 400G, FACTS 2.1) can sit above every queue PFC lets a
+// fabric build, as it does in the default scenario.
 func (r *Run) ResultNotes(res *Results) []string {
 	s := r.Scenario
 	cc := s.nicConfig(0, 1).CC
