@@ -15,8 +15,11 @@ import (
 // admitted what it took less the PFC frames it obeyed and the frames it
 // dropped, sent on its ports what it admitted and the PFC frames it made;
 // every frame a switch port or NIC sent reached a switch port or a NIC;
-// and every data packet a NIC sent reached a NIC, or a switch dropped it. A frame lost between two counters, or counted twice, breaks one
-// of the sums.
+// and every data packet a NIC sent reached a NIC, or a switch dropped it.
+// A frame lost between two counters, or counted twice, breaks one of the
+// sums. And every packet of every flow was placed in memory once
+// (rx_placed, the results' DataPackets), however many times it was
+// trimmed, dropped or received.
 func TestFabricCountersAccountForEveryFrame(t *testing.T) {
 	switchName := regexp.MustCompile(`^((?:rail[0-9]+/)?(?:leaf|spine|edge|agg|core)[0-9]+)/(.*)$`)
 	portOrPipe := regexp.MustCompile(`(port|pipe)[0-9]+`)
@@ -74,6 +77,14 @@ func TestFabricCountersAccountForEveryFrame(t *testing.T) {
 		s.Workload = ScenarioWorkload{Kind: "alltoall", Bytes: 128 << 10}
 		return s
 	}
+	// READs sprayed and taken in order: responses dropped out of order
+	// and received twice, reads issued again
+	cases["reads-sprayed"] = func(t *testing.T) *Scenario {
+		s, err := DefaultScenario()
+		require.NoError(t, err)
+		s.NIC.Paths, s.Workload.Op, s.Workload.Bytes = "spray", "read", 256<<10
+		return s
+	}
 	for name, scenario := range cases {
 		t.Run(name, func(t *testing.T) {
 			s := scenario(t)
@@ -119,6 +130,16 @@ func TestFabricCountersAccountForEveryFrame(t *testing.T) {
 				// a frame a switch dropped may have been an ACK or a CNP
 				require.GreaterOrEqual(t, nic["nic#/tx_data"], nic["nic#/rx_data"])
 				require.LessOrEqual(t, nic["nic#/tx_data"], nic["nic#/rx_data"]+swDrops, "data packets sent against those received and dropped")
+			}
+			mtu := uint64(s.nicConfig(0, 1).MTU)
+			packets := uint64(0)
+			for _, f := range r.Flows {
+				packets += max(1, (f.Bytes+mtu-1)/mtu)
+			}
+			require.Equal(t, packets, nic["nic#/rx_placed"], "packets placed against the flows' packets")
+			require.Equal(t, packets, r.Results().DataPackets)
+			if name == "exp3_lossy_trimming" || name == "reads-sprayed" {
+				require.Greater(t, nic["nic#/rx_data"], packets, "trimmed headers, duplicates and packets dropped out of order are received, not placed")
 			}
 			if name == "lossy-tail-drop" {
 				require.Positive(t, swDrops, "the small buffer drops")

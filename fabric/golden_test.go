@@ -61,9 +61,9 @@ func TestExperimentResultsArePinned(t *testing.T) {
 		{"exp2_incast_dcqcn", "28d41636a9c71f230a9bfd8c3c144ae63dc2aeaa1a0fbef8d9e6de431d6d092c"},
 		{"exp2_incast_eqds", "c8b8ca3391e3b8f249106728820cf4ab86d001e1be21f94db04af1e2c1ded749"},
 		{"exp3_lossless_pfc_dcqcn", "daa5296076aec70d3d5740150bd318d760c30be9bb0f90a8ca72e5728ea2f9b8"},
-		{"exp3_lossy_trimming", "83b080cbfd0c93bc32f8f8d30af70981aec76d0de487f8b2ae37b06018f805fb"},
+		{"exp3_lossy_trimming", "dfd49cd7203e4aa282d3583c4098c14959f535a9c8d00acbf3167a0bc9582235"},
 		{"exp4_degraded_pathaware", "f5ad9016b52c1097d23fba99444dc3b61ce7ca9c2878de76a616059f3ecd0c12"},
-		{"exp4_degraded_pathaware_roce", "f3fe7a3979f6562eb41d5caa0fe1e8811e944746501258dc93cca648f72e462d"},
+		{"exp4_degraded_pathaware_roce", "3e0ec9d01f36fc89eedaff9fcce3fba0b998b199f234b0d03da14acc67cfe7f2"},
 		{"exp4_degraded_spray", "bd620ad49b74f9c716dcbc24991f4cf1c64dd4e82cf094f983eb15ca3f25e9c0"},
 		{"exp4_degraded_spray_roce", "fb6f476bd4dac979dfc8e2926781d2e9b6e725a6b734ba2d0970df485ed74e4e"},
 	}

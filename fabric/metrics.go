@@ -141,11 +141,11 @@ type Results struct {
 	// (reordered by sprayed paths, say) rather than lost, or that a
 	// go-back-N rewind sent again.
 	DuplicatesReceived uint64 `json:"duplicates_received"`
-	// DataPackets counts the NICs' rx_data: every data packet of a WRITE
-	// or SEND that reached its receiving NIC, trimmed headers, duplicates
-	// and packets dropped out of order among them, and the READ
-	// responses a requester placed. The speed line divides it by the
-	// wall time.
+	// DataPackets counts the NICs' rx_placed: the data packets of WRITEs
+	// and SENDs and the READ responses placed in memory, each once (no
+	// trimmed header, duplicate or packet dropped on arrival). A run whose
+	// flows all completed has placed every packet of every message. The
+	// speed line divides it by the wall time.
 	DataPackets     uint64        `json:"data_packets_delivered"`
 	PerFlow         []FlowResult  `json:"per_flow"`
 	Failed          []FailedFlow  `json:"failed_flows,omitempty"`
@@ -194,7 +194,7 @@ func (r *Run) Results() *Results {
 	}
 	r.linkStats(res)
 	sum := sumCounters(e, "/mmu/pfc_sent", "/mmu/ecn_marked", "/mmu/trimmed", "/mmu/dropped",
-		"/drop_bad_fcs", "/drop_malformed", "/drop_no_route", "/retransmits", "/rx_data",
+		"/drop_bad_fcs", "/drop_malformed", "/drop_no_route", "/retransmits", "/rx_placed",
 		"/rx_fcs_drops", "/rx_icrc_drops", "/rx_out_of_window", "/rx_ooo_dropped", "/reorder_full_drops", "/rx_trim_unreadable", "/rx_duplicate")
 	res.PFCFrames = sum["/mmu/pfc_sent"]
 	paused, longest := r.pausedTime()
@@ -207,7 +207,7 @@ func (r *Run) Results() *Results {
 	res.Drops = res.SwitchDrops + res.NICDrops
 	res.Retransmits = sum["/retransmits"]
 	res.DuplicatesReceived = sum["/rx_duplicate"]
-	res.DataPackets = sum["/rx_data"]
+	res.DataPackets = sum["/rx_placed"]
 	r.hottest(res, 4)
 	return res
 }

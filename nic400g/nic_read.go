@@ -201,6 +201,7 @@ func (n *NIC) readTimeout(q *qpState, now rtlmodel.Time) {
 
 // rxReadResp is the requester's handling of one read response.
 func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
+	n.st.rxData.Inc()
 	q := n.qps[d.Meta.DestQP]
 	var r *readOut
 	ri := 0
@@ -229,7 +230,7 @@ func (n *NIC) rxReadResp(d *packet.Desc, now rtlmodel.Time) {
 	if n.pacer != nil && d.Meta.Flags&flagSpec != 0 {
 		n.pacer.Charge(now, uint64(d.Meta.Payload)) // unsolicited
 	}
-	n.st.rxData.Inc()
+	n.st.rxPlaced.Inc()
 	if d.Marked {
 		n.st.rxCE.Inc()
 		q.ce = true

@@ -117,6 +117,7 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 		n.sendAck(q, now, true)
 		return
 	}
+	n.st.rxPlaced.Inc()
 	n.noteMessage(q, d)
 	if n.pacer != nil {
 		n.eqdsOnData(q, d, now, true)

@@ -12,7 +12,7 @@ type nicStats struct {
 	// first two lines (nicHotStats); the counters are inside the block,
 	// not objects of their own (Registry.Own)
 	txData, txBytes, rxData, rxBytes rtlmodel.Counter
-	acks, rxCE, cnpSent, cnpRecv     rtlmodel.Counter
+	rxPlaced, acks, rxCE, cnpSent    rtlmodel.Counter
 
 	posted, retransmits, timeouts, txMessages           rtlmodel.Counter
 	rxMessages, rxOOO, rxDup, rxOutOfWindow             rtlmodel.Counter
@@ -24,7 +24,7 @@ type nicStats struct {
 	qpFailures, flushed, intAcks, intHops               rtlmodel.Counter
 	lengthErrors, staleJobs, earlyReads                 rtlmodel.Counter
 	rxReissues, rspTimeouts, readRanges, rxReadRanges   rtlmodel.Counter
-	nacksCoalesced, trimUnreadable                      rtlmodel.Counter
+	nacksCoalesced, trimUnreadable, cnpRecv             rtlmodel.Counter
 	ctrlWaiting                                         rtlmodel.Gauge     // control frames queued, not yet sent
 	paused                                              rtlmodel.TimeMeter // the transmitter paused by PFC
 	oneWay                                              *rtlmodel.Histogram
@@ -41,8 +41,9 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(&s.retransmits, "retransmits", "packets", "data packets sent again")
 	own(&s.timeouts, "timeouts", "events", "retransmission timeouts")
 	own(&s.txMessages, "tx_completions", "messages", "messages acknowledged and completed")
-	own(&s.rxData, "rx_data", "packets", "data packets received")
+	own(&s.rxData, "rx_data", "packets", "data packets and READ responses received, trimmed headers, duplicates and packets dropped on arrival among them")
 	own(&s.rxBytes, "rx_payload", "bytes", "payload delivered in order")
+	own(&s.rxPlaced, "rx_placed", "packets", "data packets placed in memory, each once: WRITE and SEND packets taken in order or held out of order, and READ responses placed (no trimmed header, duplicate or dropped packet)")
 	own(&s.rxMessages, "rx_completions", "messages", "messages completed at the responder")
 	own(&s.rxOOO, "rx_out_of_order", "packets", "data packets accepted out of order")
 	own(&s.rxDup, "rx_duplicate", "packets", "duplicate data packets")

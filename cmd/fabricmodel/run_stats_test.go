@@ -64,17 +64,17 @@ func TestRunWritesTheDeviceStats(t *testing.T) {
 		}
 	}
 	require.Equal(t, uint64(32), messages, "the responders' doorbell-to-CQE latencies recorded, one per flow")
-	rxData := regexp.MustCompile(`^nic[0-9]+/rx_data$`)
+	rxPlaced := regexp.MustCompile(`^nic[0-9]+/rx_placed$`)
 	var received float64
 	nics := 0
 	for name, v := range fromJSON {
-		if rxData.MatchString(name) {
+		if rxPlaced.MatchString(name) {
 			received += v
 			nics++
 		}
 	}
 	require.Equal(t, 32, nics, "a data-packet count per NIC of the 32-endpoint default")
-	require.Equal(t, float64(results.DataPackets), received, "the NICs' data packets received against the results'")
+	require.Equal(t, float64(results.DataPackets), received, "the NICs' data packets placed against the results'")
 	require.Positive(t, fromJSON["leaf0/port0/tx/frames"], "the first leaf's first port sent frames")
 
 	f, err := os.Open(cs)
