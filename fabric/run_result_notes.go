@@ -6,25 +6,6 @@ import (
 	"slices"
 )
 
-// deepestQueue finds the switch egress port whose queue the run's
-// samples found deepest: its name and bytes. ok is false when no sample
-// held a byte.
-func (r *Run) deepestQueue() (name string, bytes uint64, ok bool) {
-	samples := r.samples.kept
-	i := 0
-	for _, sw := range r.Cluster.Switches() {
-		for p := range sw.Ports() {
-			for _, s := range samples {
-				if s.bytes[i] > bytes {
-					name, bytes, ok = fmt.Sprintf("%s/port%d", swName(sw), p), s.bytes[i], true
-				}
-			}
-			i++
-		}
-	}
-	return name, bytes, ok
-}
-
 // ResultNotes says, one located line each as Notes does, what the run's
 // results show that its table does not say outright (res is the run's
 // Results). There is one: DCQCN that never cut a rate on a lossless
@@ -57,13 +38,17 @@ func (r *Run) ResultNotes(res *Results) []string {
 	if !curve.Enabled {
 		return []string{s.locate(keyed(key, errors.New(note+" (the switches mark no packet of the data class: switch.ecn sets a curve)"))).Error()}
 	}
-	name, deepest, ok := r.deepestQueue()
-	if !ok || deepest >= curve.KminBytes {
+	if len(res.HottestQueues) == 0 {
+		return []string{s.locate(keyed(key, errors.New(note))).Error()}
+	}
+	hottest := res.HottestQueues[0] // the deepest sample first
+	deepest := slices.Max(hottest.Bytes)
+	if deepest >= curve.KminBytes {
 		// a queue passed the curve's start and drew no mark, by chance or
 		// between samples: nothing certain to say of the curve
 		return []string{s.locate(keyed(key, errors.New(note))).Error()}
 	}
 	return []string{s.locate(keyed(key, errors.New(fmt.Sprint(note, ": the marking curve starts at a queue of ", curve.KminBytes,
-		" B, and the deepest egress queue the run sampled (", name, ") held ", deepest,
+		" B, and the deepest egress queue the run sampled (", hottest.Name, ") held ", deepest,
 		" B. Set switch.ecn kmin_bytes and kmax_bytes below ", deepest, " for DCQCN to act")))).Error()}
 }
