@@ -12,7 +12,9 @@ reads, timeout, retry count and reorder buffer; an incast, permutation,
 all-to-all, all-reduce, background mix or a trace of writes, sends and
 reads. Each is written to DIR/NNNN/s.yaml (a trace beside it), run with
 `BINARY run --json DIR/NNNN/r.json` under a 20 ms limit, and reported on
-a line: "ok" when every flow completed, "F" with the flows done, failed
+a line: "ok" when every flow completed, "P" when they did but the
+packets placed (data_packets_delivered) are not every packet of every
+flow once, "F" with the flows done, failed
 and the time reached when not, "R" with the error when the scenario is
 refused (the generator does not avoid every combination the scenario
 checks refuse). A summary ends the output. --ooo-reads sets
@@ -135,7 +137,14 @@ for i in range(args.count):
         continue
     res = json.load(open(os.path.join(d, "r.json")))
     failed = len(res.get("failed_flows") or [])
-    if res["completed"] == res["flows"]:
+    # a run whose flows all completed placed every packet of every flow
+    # once: the results' data_packets_delivered (the NICs' rx_placed)
+    mtu = nic["mtu"]
+    packets = sum(max(1, -(-f["bytes"] // mtu)) for f in res["per_flow"])
+    if res["completed"] == res["flows"] and res["data_packets_delivered"] != packets:
+        summary["bad"] += 1
+        print(f"P {i:04d} {tag} placed={res['data_packets_delivered']} packets={packets}", flush=True)
+    elif res["completed"] == res["flows"]:
         summary["ok"] += 1
         print(f"ok {i:04d} {tag} flows={res['flows']} t={res['sim_time_ns']/1000:.1f}us", flush=True)
     else:
