@@ -66,3 +66,47 @@ func TestNoResultNoteWhereDCQCNWasNotIdle(t *testing.T) {
 	require.Zero(t, res.ECNMarks)
 	require.Len(t, r.ResultNotes(res), 1, "the same incast under DCQCN with the default curve")
 }
+
+// trimStormScenario is a 15:1 incast of 256 KB in 1 KB packets into a
+// trimming switch whose ECN marks from 100 KB, under the congestion
+// control cc.
+func trimStormScenario(cc string) string {
+	return `name: storm
+seed: 823
+topology: {kind: leafspine, leaves: 2, spines: 1, hosts_per_leaf: 8}
+switch: {lb: spray, trimming: true, buffer_bytes: 2000000, ecn: {kmin_bytes: 100000, kmax_bytes: 400000, pmax: 0.2}}
+nic: {cc: ` + cc + `, mtu: 1024}
+workload: {kind: incast, senders: 15, bytes: 262144}
+`
+}
+
+// Under DCQCN, which ignores trims, the storm trims each packet many
+// times over, and the note says so at nic.cc's line with the run's
+// counts; Swift and NSCC, which slow down for trims as it says, trim a
+// fifth as much or less and draw no note, nor does experiment 3's lossy
+// fabric, which trims fewer packets than it places.
+func TestResultNoteOnATrimStorm(t *testing.T) {
+	r := completeScenario(t, "storm.yaml", trimStormScenario("dcqcn"))
+	res := r.Results()
+	require.Equal(t, uint64(15*256), res.DataPackets)
+	require.Greater(t, res.Trims, res.DataPackets)
+	notes := r.ResultNotes(res)
+	require.Len(t, notes, 1)
+	require.Contains(t, notes[0], fmt.Sprint("storm.yaml:5: note: the switches trimmed ", res.Trims, " packets, ",
+		strconv.FormatFloat(float64(res.Trims)/float64(res.DataPackets), 'f', 1, 64), " for each of the 3840 packets placed"))
+	require.Contains(t, notes[0], ": DCQCN slows down for CNPs alone, so each trimmed packet is resent at once")
+
+	for _, cc := range []string{"swift", "nscc"} {
+		other := completeScenario(t, "storm.yaml", trimStormScenario(cc))
+		ores := other.Results()
+		require.Less(t, ores.Trims*5, res.Trims, cc)
+		require.Empty(t, other.ResultNotes(ores), cc)
+	}
+
+	s, err := LoadScenario("../docs/scenarios/exp3_lossy_trimming.yaml")
+	require.NoError(t, err)
+	lossy := completeRun(t, s)
+	lres := lossy.Results()
+	require.Positive(t, lres.Trims)
+	require.Empty(t, lossy.ResultNotes(lres))
+}

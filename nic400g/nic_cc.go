@@ -2,6 +2,7 @@ package nic400g
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
 )
@@ -173,3 +174,15 @@ func (q *qpState) endPacingGap(now rtlmodel.Time) {
 		q.nextSend = now
 	}
 }
+
+// lossBlindCC are the congestion controls whose OnLoss does nothing: they
+// slow down for CNPs (DCQCN), hop telemetry (HPCC) or round-trip times
+// (TIMELY) alone, and a NACK, trim or timeout leaves their rate and window
+// as they were.
+var lossBlindCC = []string{"none", "dcqcn", "dcqcn-fw", "hpcc", "timely"}
+
+// IgnoresLoss reports whether the congestion control named cc (one of
+// CCNames) leaves its rate and window as they were when a packet is
+// NACKed, trimmed or timed out: its senders resend what was lost at the
+// rate that lost it.
+func IgnoresLoss(cc string) bool { return slices.Contains(lossBlindCC, cc) }

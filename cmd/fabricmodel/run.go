@@ -38,11 +38,11 @@ func runCommand() *cli.Command {
 			"depth, PFC, ECN, trims, drops (the switches' and the NICs'), retransmits and packets\n" +
 			"received twice, then the run's speed. Settings that leave a mechanism nothing to do are\n" +
 			"named first, in notes on the error output; notes on what the results show that the table\n" +
-			"does not say (a DCQCN that never cut a rate, flows that ran out of retries) come last.\n" +
-			"The same scenario and seed give byte-identical --json output. An interrupt (Ctrl-C)\n" +
-			"ends the run soon after, within a --step-us step (with --lockstep at its end), with the\n" +
-			"results, outputs and trace of the run so far; a second ends the process at once, with\n" +
-			"status 130.",
+			"does not say (a DCQCN that never cut a rate, a trim storm, flows that ran out of retries)\n" +
+			"come last. The same scenario and seed give byte-identical --json output. An interrupt\n" +
+			"(Ctrl-C) ends the run soon after, within a --step-us step (with --lockstep at its end),\n" +
+			"with the results, outputs and trace of the run so far; a second ends the process at once,\n" +
+			"with status 130.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "json", Usage: "write the results as JSON to `FILE`"},
 			&cli.StringFlag{Name: "csv", Usage: "write per-flow results as CSV to `FILE`"},
