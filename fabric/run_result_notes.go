@@ -74,7 +74,7 @@ func (r *Run) idleDCQCN(res *Results) string {
 	note := fmt.Sprint("note: DCQCN never cut a rate: no packet was ECN-marked, so no receiver sent a CNP, and ",
 		res.PFCFrames, " PFC pause frames alone held the senders back")
 	if !curve.Enabled {
-		return s.locate(keyed(key, errors.New(note+" (the switches mark no packet of the data class: switch.ecn sets a curve)"))).Error()
+		return "" // switch.ecn.off: the scenario's own note says so (ecnOffUnderDCQCN)
 	}
 	if len(res.HottestQueues) == 0 {
 		return s.locate(keyed(key, errors.New(note))).Error()

@@ -24,7 +24,7 @@ func (s *Scenario) Notes() []string {
 		return nil
 	}
 	var notes []string
-	for _, n := range []error{s.unreachableECN(), s.lossyQueueKeysOnLosslessData(), s.goBackNWithReordering(), s.readsOverReordering(), s.singlePathReorderTolerance(), s.trimCutsThePSN()} {
+	for _, n := range []error{s.unreachableECN(), s.ecnOffUnderDCQCN(), s.lossyQueueKeysOnLosslessData(), s.goBackNWithReordering(), s.readsOverReordering(), s.singlePathReorderTolerance(), s.trimCutsThePSN()} {
 		if n != nil {
 			notes = append(notes, s.locate(n).Error())
 		}
@@ -74,22 +74,48 @@ func (s *Scenario) unreachableECN() error {
 }
 
 // withoutMarks says what the NICs' congestion control makes of a lossy
-// fabric that marks nothing. DCQCN cuts its rate for CNPs alone, which
-// only marks draw (its OnLoss does nothing): its senders never slow, and
-// on a trimming fabric each trimmed packet is resent at once at the rate
-// that overflowed the queue.
+// fabric that marks nothing.
 func (s *Scenario) withoutMarks() string {
 	switch cc := s.nicConfig(0, 1).CC; {
 	case cc == "dcqcn" || cc == "dcqcn-fw":
-		if s.Switch.Trimming {
-			return "DCQCN cuts its rate only for the CNPs that marks draw, so its senders never slow down: each packet the buffer cannot hold is trimmed and resent at once, at the rate that overflowed it"
-		}
-		return "DCQCN cuts its rate only for the CNPs that marks draw, so its senders never slow down: each packet the buffer cannot hold is dropped, to be found by a NAK or a timeout"
+		return dcqcnUnmarked + s.unslowedDCQCN()
 	case s.Switch.Trimming:
 		return "congestion control sees only drops and trims"
 	default:
 		return "congestion control sees only drops"
 	}
+}
+
+// dcqcnUnmarked says why DCQCN does nothing where nothing is marked: it
+// cuts its rate for CNPs alone, which only marks draw (its OnLoss does
+// nothing, nic400g.IgnoresLoss).
+const dcqcnUnmarked = "DCQCN cuts its rate only for the CNPs that marks draw, so its senders never slow down: "
+
+// unslowedDCQCN says what becomes of the packets of DCQCN senders that
+// never slow down: on a lossless data class PFC holds them back; on a
+// trimming fabric each trimmed packet is resent at once at the rate that
+// overflowed the queue; otherwise it is dropped.
+func (s *Scenario) unslowedDCQCN() string {
+	switch {
+	case slices.Contains(s.Switch.PFCClasses, dataClass):
+		return "PFC pause frames alone hold them back"
+	case s.Switch.Trimming:
+		return "each packet the buffer cannot hold is trimmed and resent at once, at the rate that overflowed it"
+	default:
+		return "each packet the buffer cannot hold is dropped, to be found by a NAK or a timeout"
+	}
+}
+
+// ecnOffUnderDCQCN is a note when switch.ecn.off turns marking off and
+// the NICs run DCQCN, which then never cuts its rate.
+func (s *Scenario) ecnOffUnderDCQCN() error {
+	if s.Switch.ECN == nil || !s.Switch.ECN.Off {
+		return nil
+	}
+	if cc := s.nicConfig(0, 1).CC; cc != "dcqcn" && cc != "dcqcn-fw" {
+		return nil
+	}
+	return keyed("switch.ecn.off", errors.New("note: the switches mark no packet, and "+dcqcnUnmarked+s.unslowedDCQCN()))
 }
 
 // lossyQueueKeysOnLosslessData is a note when switch.alpha or

@@ -3,6 +3,7 @@ package fabric
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -238,4 +239,34 @@ func TestNoteOnLossyQueueKeysOverLosslessData(t *testing.T) {
 		require.NoError(t, err)
 		require.Empty(t, s.Notes(), block)
 	}
+}
+
+// Marking off under DCQCN: a note at switch.ecn.off's line, which says
+// what holds the senders back instead (PFC on a lossless data class, the
+// buffer's drops or trims on a lossy one); none under a congestion
+// control that does not wait for CNPs. The run agrees: no mark, and no
+// note after it either.
+func TestNoteOnECNOffUnderDCQCN(t *testing.T) {
+	for _, c := range []struct{ sw, says string }{
+		{"\n  pfc_classes: [0]\n  ecn: {off: true}", "PFC pause frames alone hold them back"},
+		{"\n  trimming: true\n  ecn: {off: true}", "each packet the buffer cannot hold is trimmed and resent at once"},
+		{"\n  buffer_bytes: 8000000\n  ecn: {off: true}", "each packet the buffer cannot hold is dropped"},
+	} {
+		src := lossyScenario(c.sw, "dcqcn")
+		s, err := ParseScenario("notes.yaml", []byte(src))
+		require.NoError(t, err)
+		notes := s.Notes()
+		require.Len(t, notes, 1, c.sw)
+		require.Contains(t, notes[0], "notes.yaml:6: note: the switches mark no packet, and DCQCN cuts its rate only for the CNPs that marks draw, so its senders never slow down: "+c.says)
+		r := completeScenario(t, "notes.yaml", src)
+		res := r.Results()
+		require.Zero(t, res.ECNMarks, c.sw)
+		if strings.Contains(c.sw, "pfc_classes") {
+			require.Positive(t, res.PFCFrames, "the lossless incast pauses, as the note says")
+		}
+		require.Empty(t, r.ResultNotes(res), c.sw)
+	}
+	s, err := ParseScenario("notes.yaml", []byte(lossyScenario("\n  pfc_classes: [0]\n  ecn: {off: true}", "swift")))
+	require.NoError(t, err)
+	require.Empty(t, s.Notes())
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random fabric scenarios, run one after another: a prober for faults.
 
-    scripts/randomscenarios.py SEED COUNT BINARY [--out DIR] [--ooo-reads] [--mmu]
+    scripts/randomscenarios.py SEED COUNT BINARY [--out DIR] [--ooo-reads] [--mmu] [--more]
 
 Draws COUNT scenarios from SEED (scenario i of a seed is always the same
 one): a small leaf-spine, fat tree or two-plane rail fabric, sometimes
@@ -21,7 +21,11 @@ checks refuse). A summary ends the output. --ooo-reads sets
 nic.ooo_reads and makes every generated workload's operation a read.
 --mmu also draws each lossy scenario's switch.alpha and
 switch.queue_reserve_bytes, from a generator of their own, so the rest
-of scenario i is the one it is without the flag.
+of scenario i is the one it is without the flag. --more draws, from a
+generator of its own too, the keys the others leave at their defaults:
+the switches' port mode, parallel spine links, cut-through bytes, trim
+bytes (some short of the PSN), ECN off, the NICs' reorder tolerance and
+HPCC base RTT, the incast's receiver and the workload's start.
 
 A failure is a lead, not a verdict: some settings fail QPs by design
 (retry_count 1, a 50 us timeout under deep queues), and some classes are
@@ -41,6 +45,7 @@ ap.add_argument("binary")
 ap.add_argument("--out", help="directory for the scenarios and results (default: /tmp/randomscenarios/SEED)")
 ap.add_argument("--ooo-reads", action="store_true", help="out-of-order reads, and reads for every generated workload")
 ap.add_argument("--mmu", action="store_true", help="draw the lossy switches' alpha and queue reserve too")
+ap.add_argument("--more", action="store_true", help="draw the keys the other draws leave at their defaults")
 args = ap.parse_args()
 out = args.out or f"/tmp/randomscenarios/{args.seed}"
 os.makedirs(out, exist_ok=True)
@@ -117,6 +122,29 @@ for i in range(args.count):
             wl["senders"] = min(hosts - 1, r.choice([4, 8, 15]))
     sc = {"name": f"p{args.seed}-{i}", "seed": r.randint(1, 1000), "max_time_us": 20000,
           "topology": topo, "switch": sw, "nic": nic, "workload": wl}
+    more = ""
+    if args.more:
+        m = random.Random(f"more-{args.seed}-{i}")
+        if topo["kind"] in ("leafspine", "rails") and m.random() < 0.3:
+            # a degraded uplink names up to 3 failed lanes: 800G ports have 8
+            topo["port_mode"] = "64x800G" if "degraded_uplink" in topo else m.choice(["64x800G", "256x200G"])
+        if topo["kind"] == "leafspine" and "degraded_uplink" not in topo and m.random() < 0.2:
+            topo["links_per_spine"] = 2
+        if m.random() < 0.3:
+            sw["cut_through_bytes"] = m.choice([0, 64])
+        if sw.get("trimming") and m.random() < 0.4:
+            sw["trim_bytes"] = m.choice([40, 54, 64, 74, 128])
+        if m.random() < 0.15:
+            sw.setdefault("ecn", {})["off"] = True
+        if m.random() < 0.4:
+            nic["reorder_tolerance"] = m.choice([1, 8, 64])
+        if cc == "hpcc" and m.random() < 0.5:
+            nic["hpcc_base_rtt_us"] = m.choice([2, 20])
+        if kind == "incast" and m.random() < 0.5:
+            wl["receiver"] = m.randrange(hosts)
+        if kind != "csv" and m.random() < 0.3:
+            wl["start_us"] = m.choice([5, 100])
+        more = ",more"
     d = os.path.join(out, f"{i:04d}")
     os.makedirs(d, exist_ok=True)
     for k, v in files.items():
@@ -129,7 +157,7 @@ for i in range(args.count):
     p = subprocess.run([args.binary, "run", "--json", os.path.join(d, "r.json"), path],
                        capture_output=True, text=True, timeout=900)
     mmu = f",alpha={sw['alpha']:g},resv={sw['queue_reserve_bytes']}" if "alpha" in sw else ""
-    tag = f"{cc},{'lossless' if lossless else ('trim' if sw.get('trimming') else 'lossy')}{mmu},lb={sw['lb']},paths={nic['paths']},{nic['recovery']},{nic['stack']},{kind},op={wl.get('op','mix')},ooo={nic.get('ooo_reads',False)}"
+    tag = f"{cc},{'lossless' if lossless else ('trim' if sw.get('trimming') else 'lossy')}{mmu}{more},lb={sw['lb']},paths={nic['paths']},{nic['recovery']},{nic['stack']},{kind},op={wl.get('op','mix')},ooo={nic.get('ooo_reads',False)}"
     if p.returncode != 0 and not os.path.exists(os.path.join(d, "r.json")):
         summary["refused"] += 1
         err = (p.stderr.strip().splitlines() or ["?"])[-1]
