@@ -67,15 +67,15 @@ func (r *Run) idleDCQCN(res *Results) string {
 		return ""
 	}
 	curve := c.TM.WRED[dataClass]
+	if !curve.Enabled {
+		return "" // switch.ecn.off: the scenario's own note says so (ecnOffUnderDCQCN)
+	}
 	key := "nic.cc"
 	if s.Switch.ECN != nil {
 		key = "switch.ecn"
 	}
 	note := fmt.Sprint("note: DCQCN never cut a rate: no packet was ECN-marked, so no receiver sent a CNP, and ",
 		res.PFCFrames, " PFC pause frames alone held the senders back")
-	if !curve.Enabled {
-		return "" // switch.ecn.off: the scenario's own note says so (ecnOffUnderDCQCN)
-	}
 	if len(res.HottestQueues) == 0 {
 		return s.locate(keyed(key, errors.New(note))).Error()
 	}
