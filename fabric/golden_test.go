@@ -62,9 +62,9 @@ func TestExperimentResultsArePinned(t *testing.T) {
 		{"exp2_incast_eqds", "c8b8ca3391e3b8f249106728820cf4ab86d001e1be21f94db04af1e2c1ded749"},
 		{"exp3_lossless_pfc_dcqcn", "daa5296076aec70d3d5740150bd318d760c30be9bb0f90a8ca72e5728ea2f9b8"},
 		{"exp3_lossy_trimming", "dfd49cd7203e4aa282d3583c4098c14959f535a9c8d00acbf3167a0bc9582235"},
-		{"exp4_degraded_pathaware", "f5ad9016b52c1097d23fba99444dc3b61ce7ca9c2878de76a616059f3ecd0c12"},
+		{"exp4_degraded_pathaware", "bda28f8483aea4173bc9249512aa321fe9a6e203e33d8b8ffad3c26b4561bdd5"},
 		{"exp4_degraded_pathaware_roce", "3e0ec9d01f36fc89eedaff9fcce3fba0b998b199f234b0d03da14acc67cfe7f2"},
-		{"exp4_degraded_spray", "bd620ad49b74f9c716dcbc24991f4cf1c64dd4e82cf094f983eb15ca3f25e9c0"},
+		{"exp4_degraded_spray", "2cbf95b57166e392efa3559b34092a64585787c53396be90c9a52dd2e2aa5b9c"},
 		{"exp4_degraded_spray_roce", "fb6f476bd4dac979dfc8e2926781d2e9b6e725a6b734ba2d0970df485ed74e4e"},
 	}
 	for _, p := range pinned {

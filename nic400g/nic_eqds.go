@@ -163,6 +163,7 @@ func (n *NIC) runPacer(now rtlmodel.Time) {
 		}
 		d := n.sendCtrl(q, now, flagPull, 0, 0)
 		d.Meta.Credit = uint32(credit)
+		n.putUETCredit(d, d.Meta.Credit)
 	}
 }
 

@@ -39,6 +39,11 @@ type hdr struct {
 	msgID   uint16
 	som     bool
 	eom     bool
+	// ctrl is a control frame's flags (sendCtrl), 0 for data and READ
+	// requests; sack its SACK bitmap. UET gives control frames headers
+	// of their own (encodeUETCtrl).
+	ctrl uint16
+	sack uint64
 }
 
 // writeHeaders encodes h for the NIC's stack into d.Hdr and sets
@@ -83,6 +88,10 @@ func (n *NIC) encodeHeaders(d *packet.Desc, h *hdr) {
 		off = must(lrh.Encode(b))
 		frame = uint32(off+transport) + h.payload + pad + icrcBytes + vcrcBytes
 	case UET:
+		if h.ctrl != 0 {
+			n.encodeUETCtrl(d, h)
+			return
+		}
 		off = n.writeIPUDP(b, h, packet.UETPort, packet.PDSRequestLen+packet.SESStandardLen)
 		pds := packet.PDSRequest{Type: packet.PDSTypeRUDReq, PSN: h.psn, AckReq: h.ackReq,
 			SPDCID: uint16(n.cfg.ID), DPDCID: uint16(h.dst)}

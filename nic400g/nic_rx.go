@@ -236,7 +236,8 @@ func (n *NIC) sendAck(q *qpState, now rtlmodel.Time, immediate bool) {
 // 64-bit SACK in ACK_CC, FACTS 2.6).
 func (n *NIC) sendCtrl(q *qpState, now rtlmodel.Time, flags uint16, psn uint32, sack uint64) *packet.Desc {
 	d := n.ids.Number(n.pool.Get())
-	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCAcknowledge, psn: psn, entropy: n.ctrlEntropy(q), class: 6}
+	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCAcknowledge, psn: psn, entropy: n.ctrlEntropy(q), class: 6,
+		ctrl: flags, sack: sack}
 	switch {
 	case flags&flagCNP != 0:
 		h.op = packet.OpCode(0x81)

@@ -109,7 +109,7 @@ func TestRunStoppedByItsTimeLimitSaysSo(t *testing.T) {
 		fct, goodput string
 	}{
 		{5, "0 of 32", "│ FCT p50 / p99 / max  ", "│ goodput  "},
-		{150, "19 of 32", "│ FCT p50 / p99 / max (completed flows) │", "│ goodput (completed flows)"},
+		{150, "18 of 32", "│ FCT p50 / p99 / max (completed flows) │", "│ goodput (completed flows)"},
 	} {
 		file := filepath.Join(dir, "limited.yaml")
 		require.NoError(t, os.WriteFile(file, append(base, []byte("max_time_us: "+strconv.Itoa(c.limitUS)+"\n")...), 0o644))

@@ -1,0 +1,74 @@
+package nic400g
+
+import (
+	"encoding/binary"
+
+	"github.com/fabricmodel/fabricmodel/packet"
+)
+
+// uetCtrlOff is where a UET control frame's PDS header begins: after
+// Ethernet, IPv4 and UDP (the UET stack is IPv4).
+const uetCtrlOff = packet.EthernetLen + packet.IPv4MinLen + packet.UDPLen
+
+// encodeUETCtrl encodes a UET NIC's control frame h (h.ctrl its flags)
+// with the PDS header UET gives it (FACTS 2.6), where a data packet has
+// a PDS request and an SES header:
+//   - a NAK or trim NACK is a PDS NACK naming its PSN: TRIMMED for a
+//     trimmed packet, ROD_OOO for a packet an EQDS receiver dropped out of
+//     order and pulls again (its trim NACK flagged as a NAK),
+//     PSN_OOR_WINDOW for a sequence error;
+//   - an EQDS pull, and the ACKs of the controls that read UET's CC state
+//     (NSCC, EQDS), are ACK_CC headers, credit or NSCC, with the SACK
+//     bitmap;
+//   - other ACKs are plain PDS ACKs, the ECN echo in ecn_marked; a CNP,
+//     which UET does not have, is a plain ACK with ecn_marked set.
+//
+// The CC state word carries an EQDS pull's credit (putUETCredit); the
+// rest of it, and NSCC's fields, are left 0, as the model hands the
+// congestion controls their feedback in the descriptor.
+func (n *NIC) encodeUETCtrl(d *packet.Desc, h *hdr) {
+	b := d.Hdr[:]
+	ack := packet.PDSAck{Type: packet.PDSTypeAck, CAckPSN: h.psn, SPDCID: uint16(n.cfg.ID), DPDCID: uint16(h.dst),
+		ECNMarked: h.ctrl&(flagECE|flagCNP) != 0}
+	var off int
+	switch {
+	case h.ctrl&(flagNAK|flagTrimNAK) != 0:
+		code := packet.NackPSNOutOfWindow
+		switch {
+		case h.ctrl&(flagNAK|flagTrimNAK) == flagNAK|flagTrimNAK:
+			code = packet.NackRODOutOfOrder
+		case h.ctrl&flagTrimNAK != 0:
+			code = packet.NackTrimmed
+		}
+		nack := packet.PDSNack{Code: code, NackPSN: h.psn, SPDCID: ack.SPDCID, DPDCID: ack.DPDCID}
+		off = n.writeIPUDP(b, h, packet.UETPort, packet.PDSNackLen)
+		off += must(nack.Encode(b[off:]))
+	case h.ctrl&flagCNP == 0 && (h.ctrl&flagPull != 0 || n.cfg.CC == "nscc" || n.cfg.CC == "eqds"):
+		ack.Type = packet.PDSTypeAckCC
+		cc := packet.PDSAckCC{PDSAck: ack, CCType: packet.CCTypeCredit, SACKBitmap: h.sack}
+		if n.cfg.CC == "nscc" {
+			cc.CCType = packet.CCTypeNSCC
+		}
+		off = n.writeIPUDP(b, h, packet.UETPort, packet.PDSAckCCLen)
+		off += must(cc.Encode(b[off:]))
+	default:
+		off = n.writeIPUDP(b, h, packet.UETPort, packet.PDSAckLen)
+		off += must(ack.Encode(b[off:]))
+	}
+	d.HdrLen = uint8(off)
+	d.FrameBytes = max(uint32(off)+fcsBytes, minFrame)
+}
+
+// putUETCredit writes credit into the CC state word of d's ACK_CC header
+// (packet.CreditState), when d is a UET credit ACK_CC: the credit an
+// EQDS pull grants is known only after sendCtrl built the frame.
+func (n *NIC) putUETCredit(d *packet.Desc, credit uint32) {
+	if n.cfg.Stack != UET || int(d.HdrLen) != uetCtrlOff+packet.PDSAckCCLen {
+		return
+	}
+	h := d.Hdr[uetCtrlOff:]
+	if packet.PDSType(h[0]>>3) != packet.PDSTypeAckCC || h[12]>>4 != packet.CCTypeCredit {
+		return
+	}
+	binary.BigEndian.PutUint64(h[24:], packet.CreditState{Credit: credit}.Pack())
+}
