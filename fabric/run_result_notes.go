@@ -55,8 +55,7 @@ func (r *Run) trimStorm(res *Results) string {
 // as it does in the default scenario.
 func (r *Run) idleDCQCN(res *Results) string {
 	s := r.Scenario
-	cc := s.nicConfig(0, 1).CC
-	if cc != "dcqcn" && cc != "dcqcn-fw" {
+	if !nic400g.ReadsCNPs(s.nicConfig(0, 1).CC) {
 		return ""
 	}
 	if res.ECNMarks > 0 || res.PFCFrames == 0 || !slices.Contains(s.Switch.PFCClasses, dataClass) {

@@ -77,7 +77,7 @@ func (s *Scenario) unreachableECN() error {
 // fabric that marks nothing.
 func (s *Scenario) withoutMarks() string {
 	switch cc := s.nicConfig(0, 1).CC; {
-	case cc == "dcqcn" || cc == "dcqcn-fw":
+	case nic400g.ReadsCNPs(cc):
 		return dcqcnUnmarked + s.unslowedDCQCN()
 	case s.Switch.Trimming:
 		return "congestion control sees only drops and trims"
@@ -112,7 +112,7 @@ func (s *Scenario) ecnOffUnderDCQCN() error {
 	if s.Switch.ECN == nil || !s.Switch.ECN.Off {
 		return nil
 	}
-	if cc := s.nicConfig(0, 1).CC; cc != "dcqcn" && cc != "dcqcn-fw" {
+	if !nic400g.ReadsCNPs(s.nicConfig(0, 1).CC) {
 		return nil
 	}
 	return keyed("switch.ecn.off", errors.New("note: the switches mark no packet, and "+dcqcnUnmarked+s.unslowedDCQCN()))

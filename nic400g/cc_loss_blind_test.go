@@ -32,3 +32,16 @@ func TestIgnoresLossNamesTheControlsATrimLeavesAlone(t *testing.T) {
 			name, rate, window, next, cc.Rate(), cc.Window(), cc.NextEvent())
 	}
 }
+
+// ReadsCNPs names exactly the congestion controls the NIC turns marks
+// into CNPs for (cnpReader).
+func TestReadsCNPsNamesTheControlsThatReadThem(t *testing.T) {
+	for _, name := range CCNames {
+		cfg := DefaultConfig(0)
+		cfg.CC = name
+		f, err := newCCFactory(&cfg)
+		require.NoError(t, err, name)
+		_, reads := f().(cnpReader)
+		require.Equal(t, reads, ReadsCNPs(name), name)
+	}
+}

@@ -181,6 +181,15 @@ func (q *qpState) endPacingGap(now rtlmodel.Time) {
 // as they were.
 var lossBlindCC = []string{"none", "dcqcn", "dcqcn-fw", "hpcc", "timely"}
 
+// cnpCC are the congestion controls that read CNPs (cnpReader): DCQCN,
+// with the paper's or the firmware's parameters.
+var cnpCC = []string{"dcqcn", "dcqcn-fw"}
+
+// ReadsCNPs reports whether the congestion control named cc (one of
+// CCNames) cuts its rate for CNPs, and so for ECN marks alone: a
+// receiver sends a CNP only for a marked packet.
+func ReadsCNPs(cc string) bool { return slices.Contains(cnpCC, cc) }
+
 // IgnoresLoss reports whether the congestion control named cc (one of
 // CCNames) leaves its rate and window as they were when a packet is
 // NACKed, trimmed or timed out: its senders resend what was lost at the

@@ -161,9 +161,7 @@ func (n *NIC) runPacer(now rtlmodel.Time) {
 			n.st.stalePulls.Inc()
 			continue
 		}
-		d := n.sendCtrl(q, now, flagPull, 0, 0)
-		d.Meta.Credit = uint32(credit)
-		n.putUETCredit(d, d.Meta.Credit)
+		n.setPullCredit(n.sendCtrl(q, now, flagPull, 0, 0), uint32(credit))
 	}
 }
 

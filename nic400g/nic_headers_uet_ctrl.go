@@ -23,7 +23,7 @@ const uetCtrlOff = packet.EthernetLen + packet.IPv4MinLen + packet.UDPLen
 //   - other ACKs are plain PDS ACKs, the ECN echo in ecn_marked; a CNP,
 //     which UET does not have, is a plain ACK with ecn_marked set.
 //
-// The CC state word carries an EQDS pull's credit (putUETCredit); the
+// The CC state word carries an EQDS pull's credit (setPullCredit); the
 // rest of it, and NSCC's fields, are left 0, as the model hands the
 // congestion controls their feedback in the descriptor.
 func (n *NIC) encodeUETCtrl(d *packet.Desc, h *hdr) {
@@ -59,10 +59,11 @@ func (n *NIC) encodeUETCtrl(d *packet.Desc, h *hdr) {
 	d.FrameBytes = max(uint32(off)+fcsBytes, minFrame)
 }
 
-// putUETCredit writes credit into the CC state word of d's ACK_CC header
-// (packet.CreditState), when d is a UET credit ACK_CC: the credit an
-// EQDS pull grants is known only after sendCtrl built the frame.
-func (n *NIC) putUETCredit(d *packet.Desc, credit uint32) {
+// setPullCredit gives the pull d its credit, which the pacer grants once
+// sendCtrl has built the frame: in the descriptor, and on UET in the
+// CC state word of its credit ACK_CC header (packet.CreditState).
+func (n *NIC) setPullCredit(d *packet.Desc, credit uint32) {
+	d.Meta.Credit = credit
 	if n.cfg.Stack != UET || int(d.HdrLen) != uetCtrlOff+packet.PDSAckCCLen {
 		return
 	}

@@ -54,8 +54,7 @@ func TestUETControlFramesCarryPDSResponses(t *testing.T) {
 		q.peer, q.peerQP = 1, 3
 		d := n.sendCtrl(q, 0, c.flags, 77, 0b1011)
 		if c.flags&flagPull != 0 {
-			d.Meta.Credit = 8192
-			n.putUETCredit(d, d.Meta.Credit)
+			n.setPullCredit(d, 8192)
 		}
 		var u packet.UET
 		require.NoError(t, u.Decode(d.Header()), "%s %#x", c.cc, c.flags)
