@@ -85,3 +85,13 @@ func sendOneMessage(t testing.TB, e *rtlmodel.Engine, a *NIC, bytes uint64) []Co
 	require.NoError(t, e.Run(rtlmodel.Millisecond))
 	return done
 }
+
+// onFrames calls fn with every frame a wire link carries, and the link's
+// name.
+func onFrames(e *rtlmodel.Engine, fn func(link string, d *packet.Desc)) {
+	e.Hooks().OnTransfer(func(ev *rtlmodel.TransferEvent) {
+		if f, ok := ev.Value().(serdes.RxFrame[*packet.Desc]); ok {
+			fn(ev.Link, f.Frame)
+		}
+	})
+}

@@ -44,6 +44,11 @@ type hdr struct {
 	// of their own (encodeUETCtrl).
 	ctrl uint16
 	sack uint64
+	// retx marks a packet sent again (UET: the request's retrans flag);
+	// on an ACK, that the packet it answers was. ackPSN is the PSN an
+	// ACK answers (UET: CACK_PSN plus ack_psn_offset).
+	retx   bool
+	ackPSN uint32
 }
 
 // writeHeaders encodes h for the NIC's stack into d.Hdr and sets
@@ -93,7 +98,8 @@ func (n *NIC) encodeHeaders(d *packet.Desc, h *hdr) {
 			return
 		}
 		off = n.writeIPUDP(b, h, packet.UETPort, packet.PDSRequestLen+packet.SESStandardLen)
-		pds := packet.PDSRequest{Type: packet.PDSTypeRUDReq, PSN: h.psn, AckReq: h.ackReq,
+		pds := packet.PDSRequest{Type: packet.PDSTypeRUDReq, NextHdr: packet.SESHdrRequestStd, PSN: h.psn,
+			AckReq: h.ackReq, Retrans: h.retx,
 			SPDCID: uint16(n.cfg.ID), DPDCID: uint16(h.dst)}
 		off += must(pds.Encode(b[off:]))
 		ses := packet.SESStandard{BufferOffset: h.offset, RequestLength: uint32(h.length)}

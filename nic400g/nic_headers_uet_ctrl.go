@@ -2,6 +2,7 @@ package nic400g
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/fabricmodel/fabricmodel/packet"
 )
@@ -29,7 +30,7 @@ const uetCtrlOff = packet.EthernetLen + packet.IPv4MinLen + packet.UDPLen
 func (n *NIC) encodeUETCtrl(d *packet.Desc, h *hdr) {
 	b := d.Hdr[:]
 	ack := packet.PDSAck{Type: packet.PDSTypeAck, CAckPSN: h.psn, SPDCID: uint16(n.cfg.ID), DPDCID: uint16(h.dst),
-		ECNMarked: h.ctrl&(flagECE|flagCNP) != 0}
+		ECNMarked: h.ctrl&(flagECE|flagCNP) != 0, Retrans: h.retx, AckPSNOffset: ackPSNOffset(h)}
 	var off int
 	switch {
 	case h.ctrl&(flagNAK|flagTrimNAK) != 0:
@@ -45,7 +46,8 @@ func (n *NIC) encodeUETCtrl(d *packet.Desc, h *hdr) {
 		off += must(nack.Encode(b[off:]))
 	case h.ctrl&flagCNP == 0 && (h.ctrl&flagPull != 0 || n.cfg.CC == "nscc" || n.cfg.CC == "eqds"):
 		ack.Type = packet.PDSTypeAckCC
-		cc := packet.PDSAckCC{PDSAck: ack, CCType: packet.CCTypeCredit, SACKBitmap: h.sack}
+		// the bitmap's bit 0 is the PSN expected, the one after CACK_PSN
+		cc := packet.PDSAckCC{PDSAck: ack, CCType: packet.CCTypeCredit, SACKPSNOffset: 1, SACKBitmap: h.sack}
 		if n.cfg.CC == "nscc" {
 			cc.CCType = packet.CCTypeNSCC
 		}
@@ -57,6 +59,22 @@ func (n *NIC) encodeUETCtrl(d *packet.Desc, h *hdr) {
 	}
 	d.HdrLen = uint8(off)
 	d.FrameBytes = max(uint32(off)+fcsBytes, minFrame)
+}
+
+// ackPSNOffset is an ACK's ack_psn_offset, a signed 16-bit step from
+// CACK_PSN to the PSN of the packet it answers. A PSN 2^15 or more from
+// CACK_PSN (an old duplicate, or one ahead in a Config.RecvWindow over
+// 2^15) does not fit: the ACK has 0 and names CACK_PSN alone. Other
+// control frames have 0.
+func ackPSNOffset(h *hdr) uint16 {
+	if h.ctrl&flagAck == 0 || h.ctrl&(flagNAK|flagTrimNAK|flagPull|flagCNP) != 0 {
+		return 0
+	}
+	d := PSNDiff(PSN(h.ackPSN), PSN(h.psn))
+	if d < math.MinInt16 || d > math.MaxInt16 {
+		return 0
+	}
+	return uint16(int16(d))
 }
 
 // setPullCredit gives the pull d its credit, which the pacer grants once

@@ -24,7 +24,7 @@ func TestUETControlFramesCarryPDSResponses(t *testing.T) {
 		check func(t *testing.T, u *packet.UET)
 	}{
 		{"dcqcn", flagAck, packet.PDSTypeAck, 64, func(t *testing.T, u *packet.UET) {
-			require.Equal(t, uint32(77), u.Ack.CAckPSN)
+			require.Equal(t, uint32(76), u.Ack.CAckPSN, "the last PSN acknowledged, before the 77 expected")
 			require.False(t, u.Ack.ECNMarked)
 		}},
 		{"dcqcn", flagAck | flagECE, packet.PDSTypeAck, 64, func(t *testing.T, u *packet.UET) { require.True(t, u.Ack.ECNMarked) }},

@@ -194,7 +194,23 @@ type qpState struct {
 	lastSent    uint64
 	lastEntropy uint16 // entropy of the last data packet received
 	ceEntropy   uint16 // entropy of the last CE-marked one
+	// lastPSN is the PSN of the last data packet received and lastRetx
+	// whether it was sent again: a UET ACK names the packet that asked
+	// for it (ack_psn_offset, retrans)
+	lastPSN  uint32
+	lastRetx bool
+	// msn is the responder's message sequence number, the request
+	// messages it has executed in PSN order, which its ACKs carry in the
+	// AETH (ackMSN)
+	msn uint32
 }
+
+// ackMSN is the MSN the responder's AETH carries: the request messages
+// it has executed, modulo 2^24. A WRITE or SEND counts when its last
+// packet is placed in PSN order, a READ when its request is accepted in
+// order (IBTA C9-148), as Linux rxe counts resp.msn
+// (torvalds/linux:drivers/infiniband/sw/rxe/rxe_resp.c).
+func (q *qpState) ackMSN() uint32 { return q.msn & uint32(PSNMask) }
 
 // pushUnacked appends a sent packet to unacked. An ACK drops the packets
 // it acknowledges from the front of the slice, which then starts further

@@ -291,7 +291,7 @@ func (n *NIC) sendReadAck(q *qpState, now rtlmodel.Time, r *readOut) {
 // count in flight until its timeout.
 func (n *NIC) sendReadDone(q *qpState, d *packet.Desc, now rtlmodel.Time) {
 	msg, length, sent := d.Meta.Msg, d.Meta.Length, d.Meta.Sent
-	a := n.sendCtrl(q, now, flagAck|flagReadResp, d.Meta.PSN, 0)
+	a := n.sendCtrl(q, now, flagAck|flagReadResp, uint32(PSN(d.Meta.PSN).Add(1)), 0) // its headers name d's PSN
 	a.Meta.Msg, a.Meta.Sent = msg, sent
 	a.Meta.Offset, a.Meta.Length = length, length
 }

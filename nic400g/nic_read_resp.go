@@ -55,6 +55,7 @@ func (n *NIC) takeReadReq(q *qpState, r earlyRead, now rtlmodel.Time) {
 		pkts := uint32((r.length - r.offset + mtu - 1) / mtu)
 		held := q.rw.Held()
 		q.rw.Skip(pkts)
+		q.msn++ // a read counts once accepted (IBTA C9-148; Linux rxe)
 		q.nakSent = false
 		n.completeInOrder(q, now, 0)
 		if held > 0 {
@@ -210,7 +211,7 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: op, psn: uint32(j.psn), payload: payload, offset: j.offset,
 		length: j.length, entropy: q.paths.Next(now), class: 0}
 	if op.HasAETH() {
-		h.aeth = &packet.AETH{Syndrome: packet.AckSyndrome(0x1F)}
+		h.aeth = &packet.AETH{Syndrome: packet.AckSyndrome(0x1F), MSN: q.ackMSN()}
 	}
 	n.writeHeaders(d, &h)
 	n.reserveINT(d)

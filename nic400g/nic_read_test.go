@@ -5,7 +5,6 @@ import (
 
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
-	"github.com/fabricmodel/fabricmodel/serdes"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,18 +22,13 @@ func TestReadBackToBack(t *testing.T) {
 	var reqs []packet.BTH
 	var reth packet.RETH
 	var aeths []bool
-	e.Hooks().OnTransfer(func(ev *rtlmodel.TransferEvent) {
-		f, ok := ev.Value().(serdes.RxFrame[*packet.Desc])
-		if !ok {
-			return
-		}
-		d := f.Frame
+	onFrames(e, func(link string, d *packet.Desc) {
 		switch {
-		case ev.Link == "wire/a>b" && d.Meta.Flags&flagReadReq != 0:
+		case link == "wire/a>b" && d.Meta.Flags&flagReadReq != 0:
 			bth := roceBTH(t, d)
 			reqs = append(reqs, bth)
 			require.NoError(t, reth.Decode(d.Hdr[14+20+8+12:d.HdrLen]))
-		case ev.Link == "wire/b>a" && d.Meta.Flags&flagReadResp != 0 && d.Meta.Flags&flagData != 0:
+		case link == "wire/b>a" && d.Meta.Flags&flagReadResp != 0 && d.Meta.Flags&flagData != 0:
 			resp = append(resp, d.Meta)
 			bth := roceBTH(t, d)
 			aeths = append(aeths, bth.OpCode.HasAETH())

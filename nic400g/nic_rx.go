@@ -76,6 +76,7 @@ func (n *NIC) rxData(d *packet.Desc, now rtlmodel.Time) {
 	}
 	q.lastSent = d.Meta.Sent
 	q.lastEntropy = d.Meta.Entropy
+	q.lastPSN, q.lastRetx = d.Meta.PSN, d.Meta.Flags&flagRetx != 0
 	if d.Marked {
 		q.ceEntropy = d.Meta.Entropy
 	}
@@ -188,6 +189,7 @@ func (n *NIC) completeInOrder(q *qpState, now rtlmodel.Time, lastPayload uint32)
 	k := 0
 	for k < len(q.recvMsgs) && PSNCompare(q.recvMsgs[k].lastPSN, exp) < 0 {
 		m := q.recvMsgs[k]
+		q.msn++
 		_, visible := n.host.Complete(now, lastPayload)
 		n.st.rxMessages.Inc()
 		n.st.rxBytes.Add(m.length)
@@ -231,13 +233,29 @@ func (n *NIC) sendAck(q *qpState, now rtlmodel.Time, immediate bool) {
 }
 
 // sendCtrl queues a control frame (ACK, NAK, trim NACK or CNP) for q's
-// peer, ahead of data. RoCEv2 ACKs carry an AETH; the SACK bitmap travels
-// in the descriptor's tail (flagSACK), a model extension (UET carries a
-// 64-bit SACK in ACK_CC, FACTS 2.6).
+// peer, ahead of data. An ACK's descriptor carries psn, the next PSN
+// expected; its headers name the PSN before it, the last one it
+// acknowledges, as the standards write an ACK:
+//   - IBTA: an ACK's BTH PSN is that of the last request it acknowledges,
+//     a duplicate's that of the last one executed; a NAK's is the PSN
+//     expected (Linux rxe, torvalds/linux:drivers/infiniband/sw/rxe/rxe_resp.c,
+//     acknowledge and duplicate_request);
+//   - UET: CACK_PSN covers every PSN up to and including itself, and
+//     ack_psn_offset leads from it to the PSN of the packet the ACK
+//     answers (UET 1.0 Table 3-35, as a UET libfabric provider's PDS code
+//     reads it: public code hit, path not recorded).
+//
+// RoCEv2 ACKs and NAKs carry an AETH with the responder's MSN (ackMSN);
+// the SACK bitmap travels in the descriptor's tail (flagSACK), a model
+// extension (UET carries a 64-bit SACK in ACK_CC, FACTS 2.6).
 func (n *NIC) sendCtrl(q *qpState, now rtlmodel.Time, flags uint16, psn uint32, sack uint64) *packet.Desc {
 	d := n.ids.Number(n.pool.Get())
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCAcknowledge, psn: psn, entropy: n.ctrlEntropy(q), class: 6,
 		ctrl: flags, sack: sack}
+	var msn uint32 // a responder's; a requester's read feedback (flagReadResp) has none
+	if flags&flagReadResp == 0 {
+		msn = q.ackMSN()
+	}
 	switch {
 	case flags&flagCNP != 0:
 		h.op = packet.OpCode(0x81)
@@ -246,10 +264,15 @@ func (n *NIC) sendCtrl(q *qpState, now rtlmodel.Time, flags uint16, psn uint32, 
 		h.aeth = &packet.AETH{Syndrome: 0x1F}
 		n.st.pulls.Inc()
 	case flags&(flagNAK|flagTrimNAK) != 0:
-		h.aeth = &packet.AETH{Syndrome: 0x60}
+		h.aeth = &packet.AETH{Syndrome: 0x60, MSN: msn}
 		n.st.naks.Inc()
 	default:
-		h.aeth = &packet.AETH{Syndrome: 0x1F}
+		h.aeth = &packet.AETH{Syndrome: 0x1F, MSN: msn}
+		h.psn = uint32(PSN(psn).Sub(1)) // ackedPSN
+		h.ackPSN = h.psn
+		if flags&flagReadResp == 0 {
+			h.ackPSN, h.retx = q.lastPSN, q.lastRetx
+		}
 		n.st.acks.Inc()
 	}
 	n.writeHeaders(d, &h)

@@ -391,7 +391,7 @@ func (n *NIC) emit(q *qpState, p *sentPkt, m *message, now rtlmodel.Time, retx, 
 	entropy := q.paths.Next(now)
 	p.entropy = entropy
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: op, psn: p.psn, payload: p.payload, offset: p.offset,
-		length: m.wr.Bytes, entropy: entropy, ackReq: last, msgID: uint16(m.id), som: first, eom: last}
+		length: m.wr.Bytes, entropy: entropy, ackReq: last, msgID: uint16(m.id), som: first, eom: last, retx: retx}
 	n.writeHeaders(d, &h)
 	n.reserveINT(d)
 	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
