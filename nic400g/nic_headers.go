@@ -103,7 +103,7 @@ func (n *NIC) encodeHeaders(d *packet.Desc, h *hdr) {
 			SPDCID: uint16(n.cfg.ID), DPDCID: uint16(h.dst)}
 		off += must(pds.Encode(b[off:]))
 		ses := packet.SESStandard{BufferOffset: h.offset, RequestLength: uint32(h.length)}
-		ses.SOM, ses.EOM, ses.MessageID = h.som, h.eom, h.msgID
+		ses.Opcode, ses.SOM, ses.EOM, ses.MessageID = sesOpcode(h.op), h.som, h.eom, h.msgID
 		off += must(ses.Encode(b[off:]))
 		frame = uint32(off) + h.payload + fcsBytes
 		d.FrameBytes = max(frame, minFrame)
@@ -132,6 +132,23 @@ func (n *NIC) encodeHeaders(d *packet.Desc, h *hdr) {
 	}
 	d.FrameBytes = frame
 	d.HdrLen = uint8(off)
+}
+
+// sesOpcode is the SES request opcode of a UET packet the NIC builds
+// for the RC operation op names (FACTS 2.6 [R21]): UET_WRITE, UET_READ
+// for a read request, UET_SEND. A read response keeps opcode 0 (no
+// operation): the model sends it as a request on the responder's own
+// PSNs, where UET returns read data in a with-data SES response.
+func sesOpcode(op packet.OpCode) uint8 {
+	switch {
+	case op <= packet.RCSendOnlyImm:
+		return packet.SESOpSend
+	case op <= packet.RCWriteOnlyImm:
+		return packet.SESOpWrite
+	case op == packet.RCReadRequest:
+		return packet.SESOpRead
+	}
+	return packet.SESOpNoOp
 }
 
 // writeIPUDP writes Ethernet, IP and UDP for a UDP payload of udpPayload
