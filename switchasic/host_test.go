@@ -41,6 +41,8 @@ type host struct {
 	firstIn                          []rtlmodel.Time // first bit in at the switch
 	latency                          *rtlmodel.Histogram
 	trimmedClass                     map[uint8]int
+	trimmedDSCP                      map[uint8]int // the class bits of trimmed headers' DSCP
+	badChecksums                     int           // IPv4 headers received with a wrong checksum
 	lastRx                           rtlmodel.Time
 	keep                             bool
 	kept                             []*packet.Desc
@@ -176,6 +178,13 @@ func (hs *host) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 	if p.Trimmed {
 		hs.trimmed++
 		hs.trimmedClass[p.Class]++
+		if off, v6, ok := ipOffset(p.Header()); ok && !v6 {
+			hs.trimmedDSCP[p.Header()[off+1]>>5]++
+		}
+	}
+	if off, v6, ok := ipOffset(p.Header()); ok && !v6 &&
+		packet.CheckIPv4HeaderChecksum(p.Header()[off:off+packet.IPv4MinLen]) != nil {
+		hs.badChecksums++
 	}
 	if p.Marked {
 		hs.marked++
@@ -216,7 +225,7 @@ func newRig(t testing.TB, cfg Config, nHosts int, opts rtlmodel.Options) *rig {
 	for i := 0; i < nHosts; i++ {
 		hs := &host{id: i, pool: pool, payload: 4096, class: 0, tmpl: map[uint32][]byte{},
 			scratch: make([]byte, 16384), latency: e.Stats().Histogram(fmt.Sprintf("host%d/latency", i), "ps", ""),
-			trimmedClass: map[uint8]int{}}
+			trimmedClass: map[uint8]int{}, trimmedDSCP: map[uint8]int{}}
 		hs.h, err = e.Add(hostDom, fmt.Sprintf("host%d", i), hs)
 		require.NoError(t, err)
 		hs.rng = hs.h.RNG()

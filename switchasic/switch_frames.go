@@ -52,9 +52,22 @@ func (sw *Switch) ect(p *packet.Desc) bool {
 	return h[off+1]&ecnMask != 0
 }
 
-// markCE sets the CE codepoint in the real header bytes, updating the IPv4
-// header checksum incrementally (RFC 1624), as the egress pipeline does.
-func (sw *Switch) markCE(p *packet.Desc) {
+// markCE sets the CE codepoint in the real header bytes, as the egress
+// pipeline does (setTOS).
+func (sw *Switch) markCE(p *packet.Desc) { setTOS(p, ecnMask, ecnCE) }
+
+// remarkClass writes class c into the DSCP of p's IP header, the class
+// bits a switch reads (DSCP = c·8, as the NICs write it), keeping the ECN
+// bits: a switch that trims a packet remarks its DSCP to the trim
+// class's (SONiC's packet trimming: trim to a size, set a new DSCP, send
+// on another queue; its length fields are left as they were,
+// sonic-net/sonic-mgmt:docs/testplan/Packet_Trimming_Testplan.md).
+func (sw *Switch) remarkClass(p *packet.Desc, c uint8) { setTOS(p, 0xFC, c<<5) }
+
+// setTOS writes bits under mask into the IPv4 TOS byte or IPv6 traffic
+// class of p's header, updating the IPv4 header checksum incrementally
+// (RFC 1624). A header cut inside its IP header is left alone.
+func setTOS(p *packet.Desc, mask, bits uint8) {
 	h := p.Header()
 	off, v6, ok := ipOffset(h)
 	if !ok {
@@ -62,11 +75,11 @@ func (sw *Switch) markCE(p *packet.Desc) {
 	}
 	if v6 {
 		w := binary.BigEndian.Uint16(h[off:])
-		binary.BigEndian.PutUint16(h[off:], w|ecnCE<<4)
+		binary.BigEndian.PutUint16(h[off:], w&^(uint16(mask)<<4)|uint16(bits&mask)<<4)
 		return
 	}
 	old := binary.BigEndian.Uint16(h[off:])
-	h[off+1] |= ecnCE
+	h[off+1] = h[off+1]&^mask | bits&mask
 	nw := binary.BigEndian.Uint16(h[off:])
 	sum := binary.BigEndian.Uint16(h[off+10:])
 	binary.BigEndian.PutUint16(h[off+10:], packet.UpdateChecksum16(sum, old, nw))

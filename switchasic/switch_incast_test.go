@@ -38,6 +38,8 @@ func TestIncastWithPFCIsLossless(t *testing.T) {
 	require.Equal(t, int(sent), recv)
 }
 
+// Every header the switch trims reaches the receiver in the trim class,
+// its DSCP remarked to that class with a valid IPv4 header checksum.
 func TestIncastWithTrimmingDeliversEveryTrimmedHeader(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.TM.PFC.Enabled = [8]bool{}
@@ -52,6 +54,9 @@ func TestIncastWithTrimmingDeliversEveryTrimmedHeader(t *testing.T) {
 	require.Greater(t, trims, uint64(0))
 	require.Equal(t, int(trims), sink.trimmed, "every trimmed header is delivered")
 	require.Equal(t, map[uint8]int{uint8(cfg.TM.Trim.TrimClass): sink.trimmed}, sink.trimmedClass)
+	require.Equal(t, map[uint8]int{uint8(cfg.TM.Trim.TrimClass): sink.trimmed}, sink.trimmedDSCP,
+		"the switch remarks a trimmed header's DSCP to the trim class")
+	require.Zero(t, sink.badChecksums, "and its IPv4 header checksum with it")
 	require.Equal(t, 8*2000, sink.received+int(r.sw.mmu.drops.Value()))
 }
 

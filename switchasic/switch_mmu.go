@@ -286,6 +286,7 @@ func (m *mmu) admit(p *packet.Desc, now rtlmodel.Time) {
 			clear(p.Hdr[p.FrameBytes:cut])
 			p.HdrLen = uint8(p.FrameBytes)
 		}
+		m.sw.remarkClass(p, p.Class)
 	}
 	if v.MarkCE {
 		m.marks.Inc()
