@@ -137,6 +137,7 @@ func (s *shape) switchConfig(sw int) (switchasic.Config, error) {
 		}
 	}
 	sc.Seed += uint64(sw) * 7919
+	sc.MAC[2], sc.MAC[3] = byte(sw>>8), byte(sw) // each switch its own ports' addresses
 	sc.PortCableMillimetres = map[int]uint64{}
 	t := s.tierOf(sw)
 	for p := 0; p < n; p++ {

@@ -106,6 +106,10 @@ func TestHeaderKnownLayouts(t *testing.T) {
 			DestQP: 1, Rsvd7: 0x7F, PSN: 0xFFFFFF}, "64408001 bf000001 7fffffff", 0},
 		{"CNP", &CNP{BTH: BTH{OpCode: CNPOpCode, PKey: 0xFFFF, BECN: true, DestQP: 0x000011}},
 			"8100ffff 40000011 00000000" + strings.Repeat("00", 16), 0},
+		// DA 01-80-C2-00-00-01, SA, 0x8808, opcode 0x0101, reserved, classes 3 and 5, their quanta
+		{"PFC XOFF classes 3 and 5", &PFC{Src: [6]byte{2, 0, 0, 0, 0, 9}, Classes: 0x28,
+			Quanta: [8]uint16{3: 0xFFFF, 5: 0x0102}}, "0180c2000001 020000000009 8808 0101 00 28" +
+			"0000 0000 0000 ffff 0000 0102 0000 0000", 0},
 		{"AETH ACK credit invalid", &AETH{Syndrome: AckSyndrome(CreditInvalid), MSN: 0x010203}, "1f010203", 0},
 		{"AETH RNR NAK timer 14", &AETH{Syndrome: RNRNakSyndrome(14), MSN: 7}, "2e000007", 0},
 		{"AETH NAK PSN sequence", &AETH{Syndrome: NAKPSNSeqError, MSN: 0xFFFFFF}, "60ffffff", 0},

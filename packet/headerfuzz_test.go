@@ -49,6 +49,7 @@ func FuzzDecodePDSNack(f *testing.F)      { hdrFuzz(f, "PDSNack") }
 func FuzzDecodeSESStandard(f *testing.F)  { hdrFuzz(f, "SESStandard") }
 func FuzzDecodeSESSmall(f *testing.F)     { hdrFuzz(f, "SESSmall") }
 func FuzzDecodeTransport(f *testing.F)    { hdrFuzz(f, "Transport") }
+func FuzzDecodePFC(f *testing.F)          { hdrFuzz(f, "PFC") }
 
 // FuzzDecodeRoCEv2 fuzzes the whole-frame parser. On success, rebuilding
 // the frame from the decoded headers and payload must reproduce the input

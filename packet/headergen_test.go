@@ -207,6 +207,13 @@ var hdrCases = []hdrCase{
 	{name: "SESSmall", fresh: func() hdrCodec { return new(SESSmall) }, gen: func(r *rand.Rand) hdrCodec {
 		return &SESSmall{SESCommon: hdrGenSESCommon(r), BufferOffset: r.Uint64()}
 	}},
+	{name: "PFC", fresh: func() hdrCodec { return new(PFC) }, gen: func(r *rand.Rand) hdrCodec {
+		h := &PFC{Src: hdrMAC(r), Reserved: uint8(r.Uint32()), Classes: uint8(r.Uint32())}
+		for c := range h.Quanta {
+			h.Quanta[c] = uint16(r.Uint32())
+		}
+		return h
+	}},
 	{name: "Transport", fresh: func() hdrCodec { return new(Transport) },
 		gen: func(r *rand.Rand) hdrCodec { h := hdrGenTransport(r); return &h }},
 }

@@ -30,6 +30,14 @@ func TestHeaderDecodeMalformed(t *testing.T) {
 		}
 		return b
 	}
+	// a PFC frame's destination with EtherType et and opcode op
+	pfcWith := func(et, op uint16) []byte {
+		b := zero(PFCLen)
+		copy(b, PFCDestination[:])
+		be.PutUint16(b[12:], et)
+		be.PutUint16(b[14:], op)
+		return b
+	}
 	tests := []struct {
 		name        string
 		dec         hdrCodec
@@ -76,6 +84,10 @@ func TestHeaderDecodeMalformed(t *testing.T) {
 		{"CNP opcode", new(CNP), with(zero(28), 0, 0x0A), "CNP", "OpCode", BadValue},
 		{"CNP short", new(CNP), with(zero(20), 0, 0x81), "CNP", "Reserved", Truncated},
 		{"INT short", new(INT), zero(41), "INT", "NHop", Truncated},
+		{"PFC short", new(PFC), zero(16), "PFC", "Reserved", Truncated},
+		{"PFC destination", new(PFC), zero(34), "PFC", "Dst", BadValue},
+		{"PFC pause frame", new(PFC), pfcWith(0x8808, 0x0001), "PFC", "Opcode", BadValue},
+		{"PFC tagged", new(PFC), pfcWith(0x8100, 0x0101), "PFC", "EtherType", BadValue},
 		{"INT NHop 6", new(INT), with(zero(42), 41, 6), "INT", "NHop", BadValue},
 		{"PDS request short", new(PDSRequest), zero(9), "PDSRequest", "SPDCID", Truncated},
 		{"PDS request type ACK", new(PDSRequest), with(zero(12), 0, 7<<3), "PDSRequest", "Type", BadValue},

@@ -43,6 +43,8 @@ type host struct {
 	trimmedClass                     map[uint8]int
 	trimmedDSCP                      map[uint8]int // the class bits of trimmed headers' DSCP
 	badChecksums                     int           // IPv4 headers received with a wrong checksum
+	badPFC                           int           // PFC frames whose header does not decode to their classes and quanta
+	pfcSrc                           map[[6]byte]int
 	lastRx                           rtlmodel.Time
 	keep                             bool
 	kept                             []*packet.Desc
@@ -160,6 +162,11 @@ func (hs *host) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 	}
 	if p.Kind == packet.KindPFC {
 		hs.pfcIn++
+		var h packet.PFC
+		if err := h.Decode(p.Header()); err != nil || h.Classes != p.Tail().PFCClasses || h.Quanta != p.Tail().PFCQuanta {
+			hs.badPFC++ // the header bytes say other than the descriptor
+		}
+		hs.pfcSrc[h.Src]++
 		for c := 0; c < 8; c++ {
 			if pfc := p.Tail(); pfc.PFCClasses&(1<<uint(c)) != 0 {
 				// 512 bit times at 400 Gb/s are 1.28 ns (FACTS 2.7)
@@ -225,7 +232,7 @@ func newRig(t testing.TB, cfg Config, nHosts int, opts rtlmodel.Options) *rig {
 	for i := 0; i < nHosts; i++ {
 		hs := &host{id: i, pool: pool, payload: 4096, class: 0, tmpl: map[uint32][]byte{},
 			scratch: make([]byte, 16384), latency: e.Stats().Histogram(fmt.Sprintf("host%d/latency", i), "ps", ""),
-			trimmedClass: map[uint8]int{}, trimmedDSCP: map[uint8]int{}}
+			trimmedClass: map[uint8]int{}, trimmedDSCP: map[uint8]int{}, pfcSrc: map[[6]byte]int{}}
 		hs.h, err = e.Add(hostDom, fmt.Sprintf("host%d", i), hs)
 		require.NoError(t, err)
 		hs.rng = hs.h.RNG()

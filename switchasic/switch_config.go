@@ -63,6 +63,11 @@ type Config struct {
 	Shapers map[int]ShaperConfig
 	// Seed seeds every random stream of the switch.
 	Seed uint64
+	// MAC is the switch's base MAC address: port i's is MAC with i added
+	// to its last two bytes, the source address of the PFC frames the
+	// port sends. DefaultConfig takes 02-FF-00-00-00-00, a locally
+	// administered address the NICs' (02-00-...) never take.
+	MAC [6]byte
 
 	// pipesApart keeps the ingress pipes components of their own in every
 	// mode (pipes_hosted.go), for the tests that compare the two.
@@ -96,6 +101,7 @@ func DefaultConfig() Config {
 		LB:               PerFlow,
 		ECMP:             packet.ECMPConfig{Fields: packet.Fields5Tuple, Func: packet.HashCRC32},
 		Seed:             1,
+		MAC:              [6]byte{0x02, 0xFF},
 	}
 	c.DLB = DefaultDLBConfig()
 	for i := range c.Classes {

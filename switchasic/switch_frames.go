@@ -88,21 +88,38 @@ func setTOS(p *packet.Desc, mask, bits uint8) {
 // pfcFrameBytes is a PFC frame's length: a minimum MAC control frame.
 const pfcFrameBytes = 64
 
-// pfcFrame builds a PFC frame: XOFF with the largest pause for the classes
-// in xoff, XON (quanta 0) for those in xon (802.1Qbb; FACTS 2.7 [R52]).
-// It is a 64-byte MAC control frame.
-func (sw *Switch) pfcFrame(xoff, xon uint8) *packet.Desc {
+// pfcFrame builds the PFC frame port sends: XOFF with the largest pause
+// for the classes in xoff, XON (quanta 0) for those in xon (802.1Qbb;
+// FACTS 2.7 [R52]). It is a 64-byte MAC control frame from the port's
+// MAC (Config.MAC), its header bytes encoded (packet.PFC) and its classes
+// and quanta also in the descriptor's tail, where receivers read them.
+func (sw *Switch) pfcFrame(port int, xoff, xon uint8) *packet.Desc {
 	p := sw.pool.Get()
 	p.Kind = packet.KindPFC
 	p.FrameBytes = pfcFrameBytes
-	pfc := p.EditTail()
-	pfc.PFCClasses = xoff | xon
+	h := packet.PFC{Src: sw.portMAC(port), Classes: xoff | xon}
 	for c := 0; c < 8; c++ {
 		if xoff&(1<<uint(c)) != 0 {
-			pfc.PFCQuanta[c] = 0xFFFF
+			h.Quanta[c] = 0xFFFF
 		}
 	}
+	n, err := h.Encode(p.Hdr[:])
+	if err != nil {
+		panic("switchasic: PFC frame: " + err.Error()) // Hdr holds HeaderCap bytes, more than PFCLen
+	}
+	p.HdrLen = uint8(n)
+	pfc := p.EditTail()
+	pfc.PFCClasses, pfc.PFCQuanta = h.Classes, h.Quanta
 	return p
+}
+
+// portMAC is port i's MAC address: the switch's base MAC with i added to
+// its last two bytes (Config.MAC).
+func (sw *Switch) portMAC(i int) [6]byte {
+	m := sw.cfg.MAC
+	low := uint16(m[4])<<8 | uint16(m[5]) + uint16(i)
+	m[4], m[5] = byte(low>>8), byte(low)
+	return m
 }
 
 // pauseTime is quanta × 512 bit times at port i's MAC rate, rounded up

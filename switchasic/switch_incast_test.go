@@ -21,6 +21,9 @@ func incast(t *testing.T, cfg Config, frames int) *rig {
 	return r
 }
 
+// An 8:1 incast on a PFC class loses nothing; the PFC frames the switch
+// sends come from the port's MAC, their bytes saying what their
+// descriptors do.
 func TestIncastWithPFCIsLossless(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.TM.PFC.Enabled[3] = true
@@ -36,6 +39,14 @@ func TestIncastWithPFCIsLossless(t *testing.T) {
 		sent, recv, r.sw.TM().Buffer().MaxUsedCells()*uint64(cfg.TM.CellBytes))
 	require.Greater(t, sent, uint64(0))
 	require.Equal(t, int(sent), recv)
+	for i := 0; i < 8; i++ {
+		hs := r.hosts[i]
+		require.Zero(t, hs.badPFC, "host %d: PFC frames whose bytes disagree with their descriptor", i)
+		if hs.pfcIn > 0 {
+			// host i is on port i
+			require.Equal(t, map[[6]byte]int{{0x02, 0xFF, 0, 0, 0, byte(i)}: hs.pfcIn}, hs.pfcSrc, "host %d", i)
+		}
+	}
 }
 
 // Every header the switch trims reaches the receiver in the trim class,

@@ -326,7 +326,7 @@ func (m *mmu) serve(port int, now rtlmodel.Time) bool {
 			m.xoffRefresh[port] = at
 			m.nextRefresh = min(m.nextRefresh, at)
 		}
-		out.Send(m.sw.pfcFrame(m.pfcPending[port], m.pfcXon[port]))
+		out.Send(m.sw.pfcFrame(port, m.pfcPending[port], m.pfcXon[port]))
 		m.pfcSent.Inc()
 		m.pfcPending[port], m.pfcXon[port] = 0, 0
 		m.settle(port)
