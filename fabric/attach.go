@@ -12,9 +12,12 @@ import (
 // attachNIC builds NIC id from cfg on port of sw: its PHY matches the
 // port's (lanes, cable, FEC), the switch receives it as the switch is
 // configured to (cut-through), and the NIC receives store-and-forward (it
-// checks the ICRC before it commits data, FACTS 6.2).
+// checks the ICRC before it commits data, FACTS 6.2). The NIC sends its
+// frames to the port's MAC, and the port rewrites the frames for it to
+// the NIC's.
 func attachNIC(e *rtlmodel.Engine, pool *packet.DescPool, sw *switchasic.Switch, port int, id uint32, cfg nic400g.Config) (*nic400g.NIC, error) {
 	cfg.ID = id
+	cfg.GatewayMAC = sw.PortMAC(port)
 	wire := sw.NeighbourWire(port)
 	wire.Seed = cfg.Seed
 	cfg.Wire = wire
@@ -33,6 +36,7 @@ func attachNIC(e *rtlmodel.Engine, pool *packet.DescPool, sw *switchasic.Switch,
 	if err := nc.ConnectWire(rx, tx); err != nil {
 		return nil, err
 	}
+	sw.SetNeighbourMAC(port, nc.MAC())
 	sw.TxPhy(port).Wire().SetCutThrough(0)
 	return nc, nil
 }

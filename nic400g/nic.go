@@ -188,6 +188,10 @@ func (n *NIC) Handle() *rtlmodel.Handle { return n.h }
 // Phy returns the NIC's transmit PHY.
 func (n *NIC) Phy() *serdes.PhyLink[*packet.Desc] { return n.phy }
 
+// MAC returns the NIC's MAC address, the source of its frames: endpoint
+// n's is 02:00:00 followed by n's low 24 bits.
+func (n *NIC) MAC() [6]byte { return macOf(n.cfg.ID) }
+
 // Host returns the host interface the NIC uses.
 func (n *NIC) Host() HostSide { return n.host }
 

@@ -191,6 +191,12 @@ type Config struct {
 	NoICRC bool
 	// Seed seeds the NIC's random streams.
 	Seed uint64
+	// GatewayMAC is the Ethernet destination of every frame the NIC
+	// sends on a routed fabric: its first-hop switch port's MAC, whose
+	// rewrite gives the frame the next hop's. Zero, the default, sends a
+	// frame to its destination NIC's own MAC (MAC), as between NICs on
+	// one cable.
+	GatewayMAC [6]byte
 }
 
 // MaxRetryCount is the largest Config.RetryCount: the most a 3-bit

@@ -155,6 +155,9 @@ func sesOpcode(op packet.OpCode) uint8 {
 // bytes and returns the offset after UDP.
 func (n *NIC) writeIPUDP(b []byte, h *hdr, port uint16, udpPayload int) int {
 	eth := packet.Ethernet{Dst: macOf(h.dst), Src: macOf(n.cfg.ID), EtherType: packet.EtherTypeIPv4}
+	if n.cfg.GatewayMAC != ([6]byte{}) {
+		eth.Dst = n.cfg.GatewayMAC
+	}
 	udpLen := uint16(packet.UDPLen + udpPayload)
 	tos := h.class<<5 | ect0
 	sport := 0xC000 | h.entropy&0x3FFF

@@ -8,7 +8,8 @@
 // New builds a Switch on an rtlmodel engine from a Config. Its components
 // are one ingress pipe per pipe (packets-per-cycle limit at the pipe clock;
 // FCS check, parser on the real header bytes with the payload elided,
-// forwarding lookup, load balancing), one traffic manager (shared buffer
+// forwarding lookup, load balancing, the router's rewrite of MACs, TTL and
+// IPv4 checksum: switch_rewrite.go), one traffic manager (shared buffer
 // admission, WRED/ECN marks written into the header, PFC frames sent,
 // refreshed at half their pause while the ingress stays above XON, and
 // obeyed, trimming into a strict high class, HPCC INT hop records, SP over
@@ -19,7 +20,8 @@
 // one at its own edges, its inputs delivering each frame the ingress
 // pipeline's latency later, which gives the same packets at the same
 // edges for one evaluation fewer per frame. Neighbours attach with
-// AttachRx and AttachTx.
+// AttachRx and AttachTx; SetNeighbourMAC names a host's MAC, as LinkTo
+// does a neighbouring switch's.
 // Each stage's latency is a Config field; PortToPortBudget lists them for
 // one frame, and the tests send a frame through the cycle model and find
 // it leaves at exactly that total. Conservation gives the packet books

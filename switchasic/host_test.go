@@ -41,9 +41,12 @@ type host struct {
 	firstIn                          []rtlmodel.Time // first bit in at the switch
 	latency                          *rtlmodel.Histogram
 	trimmedClass                     map[uint8]int
-	trimmedDSCP                      map[uint8]int // the class bits of trimmed headers' DSCP
-	badChecksums                     int           // IPv4 headers received with a wrong checksum
-	badPFC                           int           // PFC frames whose header does not decode to their classes and quanta
+	trimmedDSCP                      map[uint8]int    // the class bits of trimmed headers' DSCP
+	badChecksums                     int              // IPv4 headers received with a wrong checksum
+	badPFC                           int              // PFC frames whose header does not decode to their classes and quanta
+	ttl                              uint8            // the TTL of the frames sent; 0: 64
+	ttlIn                            map[uint8]int    // the TTLs of the IPv4 frames received
+	macsIn                           map[[12]byte]int // the destination and source MACs of the frames received
 	pfcSrc                           map[[6]byte]int
 	lastRx                           rtlmodel.Time
 	keep                             bool
@@ -67,6 +70,9 @@ type pfcSend struct {
 	sent    bool
 }
 
+// hostMAC is test host i's MAC address, which the switch is told.
+func hostMAC(i int) [6]byte { return [6]byte{0x02, 0, 0, 0, 0, byte(i)} }
+
 // ipOf is the test address plan: endpoint n is 10.n/24 bits.
 func ipOf(n uint32) [4]byte { return [4]byte{10, byte(n >> 16), byte(n >> 8), byte(n)} }
 
@@ -81,7 +87,11 @@ func (hs *host) header(dst uint32, entropy uint16) []byte {
 	if hs.ect {
 		tos |= 0x02
 	}
-	f.IP4 = packet.IPv4{IHL: 5, TTL: 64, TOS: tos, Src: ipOf(uint32(hs.id)), Dst: ipOf(dst)}
+	ttl := uint8(64)
+	if hs.ttl != 0 {
+		ttl = hs.ttl
+	}
+	f.IP4 = packet.IPv4{IHL: 5, TTL: ttl, TOS: tos, Src: ipOf(uint32(hs.id)), Dst: ipOf(dst)}
 	f.UDP.SrcPort = 0xC000 | entropy&0x3FFF
 	f.BTH.OpCode = 0x07 // RDMA WRITE MIDDLE
 	f.BTH.DestQP = dst + 1
@@ -189,9 +199,12 @@ func (hs *host) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 			hs.trimmedDSCP[p.Header()[off+1]>>5]++
 		}
 	}
-	if off, v6, ok := ipOffset(p.Header()); ok && !v6 &&
-		packet.CheckIPv4HeaderChecksum(p.Header()[off:off+packet.IPv4MinLen]) != nil {
-		hs.badChecksums++
+	if off, v6, ok := ipOffset(p.Header()); ok && !v6 {
+		if packet.CheckIPv4HeaderChecksum(p.Header()[off:off+packet.IPv4MinLen]) != nil {
+			hs.badChecksums++
+		}
+		hs.ttlIn[p.Header()[off+8]]++
+		hs.macsIn[[12]byte(p.Header()[:12])]++
 	}
 	if p.Marked {
 		hs.marked++
@@ -232,7 +245,8 @@ func newRig(t testing.TB, cfg Config, nHosts int, opts rtlmodel.Options) *rig {
 	for i := 0; i < nHosts; i++ {
 		hs := &host{id: i, pool: pool, payload: 4096, class: 0, tmpl: map[uint32][]byte{},
 			scratch: make([]byte, 16384), latency: e.Stats().Histogram(fmt.Sprintf("host%d/latency", i), "ps", ""),
-			trimmedClass: map[uint8]int{}, trimmedDSCP: map[uint8]int{}, pfcSrc: map[[6]byte]int{}}
+			trimmedClass: map[uint8]int{}, trimmedDSCP: map[uint8]int{}, pfcSrc: map[[6]byte]int{},
+			ttlIn: map[uint8]int{}, macsIn: map[[12]byte]int{}}
 		hs.h, err = e.Add(hostDom, fmt.Sprintf("host%d", i), hs)
 		require.NoError(t, err)
 		hs.rng = hs.h.RNG()
@@ -251,6 +265,7 @@ func newRig(t testing.TB, cfg Config, nHosts int, opts rtlmodel.Options) *rig {
 		g, err := sw.Forwarding().AddGroup([]int{i})
 		require.NoError(t, err)
 		require.NoError(t, sw.Forwarding().SetRoute(uint32(i), g))
+		sw.SetNeighbourMAC(i, hostMAC(i))
 		r.hosts = append(r.hosts, hs)
 	}
 	return r

@@ -33,6 +33,7 @@ type Switch struct {
 	pauseSer []*serdes.Serializer
 
 	dropsByReason map[DropReason]*rtlmodel.Counter
+	addrs         portAddrs // the MACs the rewrite writes (switch_rewrite.go)
 }
 
 // New builds a switch under path in a new clock domain of the engine.
@@ -65,6 +66,7 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*S
 		return nil, err
 	}
 	sw.ecmp = hasher
+	sw.addrs = newPortAddrs(cfg.MAC, n)
 	if err := sw.buildMMU(n); err != nil {
 		return nil, err
 	}
@@ -128,6 +130,7 @@ func (sw *Switch) buildPipes() error {
 		st.Own(&ip.badFCS, p+"/drop_bad_fcs", "frames", "frames dropped for a bad FCS")
 		st.Own(&ip.malformed, p+"/drop_malformed", "frames", "frames the parser rejected")
 		st.Own(&ip.noRoute, p+"/drop_no_route", "frames", "frames with no route")
+		st.Own(&ip.ttlExpired, p+"/drop_ttl_expired", "frames", "frames that came with a TTL (hop limit) of 1 or 0")
 		st.Own(&ip.pfc, p+"/rx_pfc", "frames", "PFC frames received")
 		if sw.hostsPipes() {
 			ip.delay = rtlmodel.Time(sw.cfg.IngressCycles) * sw.dom.Period()
@@ -276,6 +279,7 @@ func (sw *Switch) LinkTo(i int, peer *Switch, j int) error {
 	if err != nil {
 		return err
 	}
+	sw.SetNeighbourMAC(i, peer.PortMAC(j))
 	return sw.wireTx(i, l)
 }
 
@@ -355,7 +359,7 @@ func (sw *Switch) Conservation() (in, out, dropped, inside uint64) {
 	for _, ip := range sw.pipes {
 		in += ip.rxFrames.Value()
 		pfcIn += ip.pfc.Value()
-		dropped += ip.badFCS.Value() + ip.malformed.Value() + ip.noRoute.Value()
+		dropped += ip.badFCS.Value() + ip.malformed.Value() + ip.noRoute.Value() + ip.ttlExpired.Value()
 		if ip.out != nil {
 			inside += uint64(ip.out.Pending())
 		}

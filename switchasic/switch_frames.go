@@ -97,7 +97,7 @@ func (sw *Switch) pfcFrame(port int, xoff, xon uint8) *packet.Desc {
 	p := sw.pool.Get()
 	p.Kind = packet.KindPFC
 	p.FrameBytes = pfcFrameBytes
-	h := packet.PFC{Src: sw.portMAC(port), Classes: xoff | xon}
+	h := packet.PFC{Src: sw.PortMAC(port), Classes: xoff | xon}
 	for c := 0; c < 8; c++ {
 		if xoff&(1<<uint(c)) != 0 {
 			h.Quanta[c] = 0xFFFF
@@ -111,15 +111,6 @@ func (sw *Switch) pfcFrame(port int, xoff, xon uint8) *packet.Desc {
 	pfc := p.EditTail()
 	pfc.PFCClasses, pfc.PFCQuanta = h.Classes, h.Quanta
 	return p
-}
-
-// portMAC is port i's MAC address: the switch's base MAC with i added to
-// its last two bytes (Config.MAC).
-func (sw *Switch) portMAC(i int) [6]byte {
-	m := sw.cfg.MAC
-	low := uint16(m[4])<<8 | uint16(m[5]) + uint16(i)
-	m[4], m[5] = byte(low>>8), byte(low)
-	return m
 }
 
 // pauseTime is quanta × 512 bit times at port i's MAC rate, rounded up

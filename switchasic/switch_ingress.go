@@ -44,7 +44,7 @@ type ingressPipe struct {
 	scratch  *pipeScratch
 	rxFrames rtlmodel.Counter
 
-	badFCS, malformed, noRoute, pfc rtlmodel.Counter
+	badFCS, malformed, noRoute, ttlExpired, pfc rtlmodel.Counter
 
 	h     *rtlmodel.Handle             // nil when hosted
 	out   *rtlmodel.Link[*packet.Desc] // to the traffic manager; nil when hosted
@@ -125,6 +125,17 @@ func (ip *ingressPipe) canSend() bool { return ip.out == nil || ip.out.CanSend()
 // pass hands a packet to the traffic manager: over the pipe's link, or,
 // hosted, to its admission now (the pipeline's latency is behind it),
 // reported to the transfer hooks as the link would report it.
+// forward rewrites p, routed, for its next hop and passes it on, or
+// drops it when its TTL ran out (Switch.rewrite).
+func (ip *ingressPipe) forward(p *packet.Desc) {
+	if ip.sw.rewrite(p) {
+		ip.pass(p)
+		return
+	}
+	ip.ttlExpired.Inc()
+	ip.sw.pool.Put(p)
+}
+
 func (ip *ingressPipe) pass(p *packet.Desc) {
 	if ip.out == nil {
 		ip.sw.mmu.admit(ip.noted(p), ip.now)
@@ -269,7 +280,7 @@ func (ip *ingressPipe) forwardBy(p *packet.Desc, dst uint32, srcPort, dstPort ui
 		return
 	}
 	p.Egress = int16(ip.lb.Pick(group, k, ip.pickTime()))
-	ip.pass(p)
+	ip.forward(p)
 }
 
 // forwardTrimmed routes a header an earlier switch trimmed: its length
@@ -343,5 +354,5 @@ func (ip *ingressPipe) forwardIPUDP(p *packet.Desc, keepClass bool) {
 		return
 	}
 	p.Egress = int16(ip.lb.Pick(group, k, ip.pickTime()))
-	ip.pass(p)
+	ip.forward(p)
 }

@@ -1,0 +1,92 @@
+package switchasic
+
+import (
+	"github.com/fabricmodel/fabricmodel/packet"
+)
+
+// A switch routes frames at layer 3, and rewrites each one it forwards as
+// a router does: the egress port's MAC becomes the Ethernet source and
+// the next hop's the destination, the IPv4 TTL or IPv6 hop limit drops by
+// one and the IPv4 header checksum follows it (RFC 1624). A frame that
+// arrives with a TTL of 1 or 0 is dropped instead (drop_ttl_expired).
+// RoCEv2's ICRC leaves the TTL and the checksum out (FACTS 1.3) and covers
+// no Ethernet byte, so the rewrite keeps it valid.
+
+// portAddrs is the MAC addresses the rewrite writes.
+type portAddrs struct {
+	own   [][6]byte  // port i's MAC (Config.MAC)
+	both  [][12]byte // the MAC of the device on port i, then port i's
+	known []bool     // whether the device's MAC on port i is known
+}
+
+func newPortAddrs(base [6]byte, ports int) portAddrs {
+	a := portAddrs{own: make([][6]byte, ports), both: make([][12]byte, ports), known: make([]bool, ports)}
+	for i := range a.own {
+		m := base
+		low := uint16(m[4])<<8 | uint16(m[5]) + uint16(i)
+		m[4], m[5] = byte(low>>8), byte(low)
+		a.own[i] = m
+		copy(a.both[i][6:], m[:])
+	}
+	return a
+}
+
+// PortMAC returns port i's MAC address: the switch's base MAC with i added
+// to its last two bytes (Config.MAC), the source of every frame the port
+// sends, PFC frames among them.
+func (sw *Switch) PortMAC(i int) [6]byte { return sw.addrs.own[i] }
+
+// SetNeighbourMAC names the MAC of the device on port i (a NIC: LinkTo
+// names a neighbouring switch's), the destination the rewrite gives the
+// frames the port sends. Until it is named, a frame leaves the port with
+// the destination it came with.
+func (sw *Switch) SetNeighbourMAC(i int, mac [6]byte) {
+	copy(sw.addrs.both[i][:6], mac[:])
+	sw.addrs.known[i] = true
+}
+
+// rewrite rewrites p, whose egress port is chosen and whose IP header the
+// parser found whole, for its next hop. It reports false, leaving p as it
+// is, when p's TTL ran out.
+func (sw *Switch) rewrite(p *packet.Desc) bool {
+	h := &p.Hdr
+	if h[12] == 0x08 && h[13] == 0x00 { // untagged IPv4, the common frame
+		if !hopIPv4((*[packet.IPv4MinLen]byte)(h[packet.EthernetLen:])) {
+			return false
+		}
+	} else if off, v6, _ := ipOffset(p.Header()); v6 {
+		if ip := (*[packet.IPv6Len]byte)(h[off:]); ip[7] > 1 {
+			ip[7]--
+		} else {
+			return false
+		}
+	} else if !hopIPv4((*[packet.IPv4MinLen]byte)(h[off:])) {
+		return false
+	}
+	a := &sw.addrs
+	if eg := p.Egress; a.known[eg] {
+		*(*[12]byte)(h[:12]) = a.both[eg]
+	} else {
+		*(*[6]byte)(h[6:12]) = a.own[eg]
+	}
+	return true
+}
+
+// hopIPv4 takes one from the TTL of the IPv4 header ip and updates its
+// checksum, or reports false when the TTL is 1 or 0. The checksum is RFC
+// 1624's equation 3, HC' = ~(~HC + ~m + m'), for the word m of TTL and
+// protocol: with m' = m − 0x100, ~m + m' is 0xFEFF whatever m is, so
+// HC' = ~(~HC + 0xFEFF) with one end-around carry
+// (TestHopIPv4IsRFC1624Equation3 checks every checksum and TTL against
+// packet.UpdateChecksum16).
+func hopIPv4(ip *[packet.IPv4MinLen]byte) bool {
+	ttl := ip[8]
+	if ttl <= 1 {
+		return false
+	}
+	ip[8] = ttl - 1
+	s := uint32(^(uint16(ip[10])<<8 | uint16(ip[11]))) + 0xFEFF
+	sum := ^uint16(s&0xFFFF + s>>16)
+	ip[10], ip[11] = byte(sum>>8), byte(sum)
+	return true
+}
