@@ -195,14 +195,14 @@ func (r *Run) Results() *Results {
 	r.linkStats(res)
 	sum := sumCounters(e, "/mmu/pfc_sent", "/mmu/ecn_marked", "/mmu/trimmed", "/mmu/dropped",
 		"/drop_bad_fcs", "/drop_malformed", "/drop_no_route", "/drop_ttl_expired", "/retransmits", "/rx_placed",
-		"/rx_fcs_drops", "/rx_icrc_drops", "/rx_out_of_window", "/rx_ooo_dropped", "/reorder_full_drops", "/rx_trim_unreadable", "/rx_duplicate")
+		"/rx_fcs_drops", "/rx_icrc_drops", "/rx_not_mine", "/rx_out_of_window", "/rx_ooo_dropped", "/reorder_full_drops", "/rx_trim_unreadable", "/rx_duplicate")
 	res.PFCFrames = sum["/mmu/pfc_sent"]
 	paused, longest := r.pausedTime()
 	res.PFCPausedNS, res.PFCPausedMaxNS = paused.Nanoseconds(), longest.Nanoseconds()
 	res.ECNMarks = sum["/mmu/ecn_marked"]
 	res.Trims = sum["/mmu/trimmed"]
 	res.SwitchDrops = sum["/mmu/dropped"] + sum["/drop_bad_fcs"] + sum["/drop_malformed"] + sum["/drop_no_route"] + sum["/drop_ttl_expired"]
-	res.NICDrops = sum["/rx_fcs_drops"] + sum["/rx_icrc_drops"] + sum["/rx_out_of_window"] + sum["/rx_ooo_dropped"] + sum["/reorder_full_drops"] +
+	res.NICDrops = sum["/rx_fcs_drops"] + sum["/rx_icrc_drops"] + sum["/rx_not_mine"] + sum["/rx_out_of_window"] + sum["/rx_ooo_dropped"] + sum["/reorder_full_drops"] +
 		sum["/rx_trim_unreadable"]
 	res.Drops = res.SwitchDrops + res.NICDrops
 	res.Retransmits = sum["/retransmits"]

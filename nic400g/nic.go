@@ -47,6 +47,7 @@ type NIC struct {
 	host HostSide
 	pcie *PCIeHostSide // host when it is the PCIe model, for Prefetch
 	rng  *rtlmodel.RNG
+	mac  [6]byte // the NIC's MAC (MAC)
 
 	phy       *serdes.PhyLink[*packet.Desc]
 	out       *rtlmodel.Link[*packet.Desc]
@@ -108,7 +109,7 @@ func New(e *rtlmodel.Engine, path string, cfg Config, pool *packet.DescPool) (*N
 	if err != nil {
 		return nil, err
 	}
-	n := &NIC{cfg: cfg, e: e, dom: dom, pool: pool, ids: packet.NewDescIDs(cfg.ID), host: cfg.Host, qps: make([]*qpState, cfg.QPs), tmpl: &hdrTemplate{}}
+	n := &NIC{cfg: cfg, e: e, dom: dom, pool: pool, ids: packet.NewDescIDs(cfg.ID), host: cfg.Host, qps: make([]*qpState, cfg.QPs), tmpl: &hdrTemplate{}, mac: macOf(cfg.ID)}
 	if n.host == nil {
 		if n.host, cfg.QPCache.MissLatency, err = NewDefaultPCIeHostSide(); err != nil {
 			return nil, err
@@ -190,7 +191,7 @@ func (n *NIC) Phy() *serdes.PhyLink[*packet.Desc] { return n.phy }
 
 // MAC returns the NIC's MAC address, the source of its frames: endpoint
 // n's is 02:00:00 followed by n's low 24 bits.
-func (n *NIC) MAC() [6]byte { return macOf(n.cfg.ID) }
+func (n *NIC) MAC() [6]byte { return n.mac }
 
 // Host returns the host interface the NIC uses.
 func (n *NIC) Host() HostSide { return n.host }

@@ -19,6 +19,8 @@ func (n *NIC) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 		n.st.trimUnreadable.Inc()
 	case d.Kind == packet.KindPFC:
 		n.obeyPFC(d, now)
+	case !n.addressedHere(d):
+		n.st.notMine.Inc()
 	case !n.icrcGood(d):
 		n.st.icrcDrops.Inc()
 	case int(d.Meta.DestQP) >= len(n.qps):
@@ -44,6 +46,14 @@ func (n *NIC) receive(f serdes.RxFrame[*packet.Desc], now rtlmodel.Time) {
 			n.reconsider(q, now)
 		}
 	}
+}
+
+// addressedHere reports whether frame d is for this NIC: on Ethernet,
+// whether its destination is the NIC's MAC, as a NIC's MAC filter passes
+// its own unicast frames only (the NIC takes no multicast but PFC's).
+// Native IB framing has no MAC; its LRH names the port.
+func (n *NIC) addressedHere(d *packet.Desc) bool {
+	return n.cfg.Stack == LeanNative || d.HdrLen < 6 || [6]byte(d.Hdr[0:6]) == n.mac
 }
 
 // rxData is the responder's receive path for one data packet.

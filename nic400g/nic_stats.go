@@ -24,7 +24,7 @@ type nicStats struct {
 	qpFailures, flushed, intAcks, intHops               rtlmodel.Counter
 	lengthErrors, staleJobs, earlyReads                 rtlmodel.Counter
 	rxReissues, rspTimeouts, readRanges, rxReadRanges   rtlmodel.Counter
-	nacksCoalesced, trimUnreadable, cnpRecv             rtlmodel.Counter
+	nacksCoalesced, trimUnreadable, cnpRecv, notMine    rtlmodel.Counter
 	ctrlWaiting                                         rtlmodel.Gauge     // control frames queued, not yet sent
 	paused                                              rtlmodel.TimeMeter // the transmitter paused by PFC
 	oneWay                                              *rtlmodel.Histogram
@@ -72,6 +72,7 @@ func (s *nicStats) register(r *rtlmodel.Registry, p string) {
 	own(&s.badQP, "bad_qp", "events", "work requests and received frames for a QP beyond the configured count, dropped")
 	own(&s.cqeOverflow, "cqe_overflow", "completions", "completions the driver link could not take in their cycle")
 	own(&s.icrcDrops, "rx_icrc_drops", "frames", "frames dropped for an ICRC mismatch")
+	own(&s.notMine, "rx_not_mine", "frames", "frames addressed to another MAC, dropped by the MAC's address filter")
 	own(&s.pulls, "pulls_sent", "frames", "EQDS pulls (credit grants) sent")
 	own(&s.pullRecv, "pulls_received", "frames", "EQDS pulls received")
 	own(&s.stalePulls, "pulls_stale", "grants", "EQDS grants for a QP no longer active, not sent")
