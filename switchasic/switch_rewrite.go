@@ -1,6 +1,8 @@
 package switchasic
 
 import (
+	"fmt"
+
 	"github.com/fabricmodel/fabricmodel/packet"
 )
 
@@ -49,25 +51,51 @@ func (sw *Switch) SetNeighbourMAC(i int, mac [6]byte) {
 // parser found whole, for its next hop. It reports false, leaving p as it
 // is, when p's TTL ran out.
 func (sw *Switch) rewrite(p *packet.Desc) bool {
-	h := &p.Hdr
-	if h[12] == 0x08 && h[13] == 0x00 { // untagged IPv4, the common frame
-		if !hopIPv4((*[packet.IPv4MinLen]byte)(h[packet.EthernetLen:])) {
+	eg := p.Egress
+	return rewriteFor(p.Header(), &sw.addrs.both[eg], sw.addrs.known[eg])
+}
+
+// RewriteHeaders rewrites h, a frame's first bytes from its destination
+// MAC through a whole IP header (IPv4 or IPv6, behind at most one 802.1Q
+// tag), as a switch port forwarding it does (the rewrite above): src
+// becomes the source MAC and, when dstKnown, dst the destination; the
+// TTL or hop limit drops by one and the IPv4 checksum follows. It reports
+// false, leaving h as it was, when the TTL is 1 or 0, and an error when h
+// holds no whole IP header. It is the golden model of the rewrite for RTL
+// checks (the verify package's rewrite block).
+func RewriteHeaders(h []byte, src, dst [6]byte, dstKnown bool) (bool, error) {
+	if _, _, ok := ipOffset(h); !ok {
+		return false, fmt.Errorf("rewrite: %d bytes hold no whole IPv4 or IPv6 header after the Ethernet header", len(h))
+	}
+	var macs [12]byte
+	copy(macs[:6], dst[:])
+	copy(macs[6:], src[:])
+	return rewriteFor(h, &macs, dstKnown), nil
+}
+
+// rewriteFor rewrites h, whose IP header is whole, for the next hop whose
+// MAC and the egress port's are macs (the first six bytes count only when
+// dstKnown), and reports false, leaving h as it is, when its TTL ran out.
+func rewriteFor(h []byte, macs *[12]byte, dstKnown bool) bool {
+	off, v6, ok := packet.EthernetLen, false, true
+	if len(h) < packet.EthernetLen+packet.IPv4MinLen || h[12] != 0x08 || h[13] != 0x00 {
+		off, v6, ok = ipOffset(h) // not the common frame, untagged IPv4
+	}
+	switch {
+	case !ok: // no whole IP header, which the callers rule out: no TTL to take from
+	case v6:
+		ip := (*[packet.IPv6Len]byte)(h[off:])
+		if ip[7] <= 1 {
 			return false
 		}
-	} else if off, v6, _ := ipOffset(p.Header()); v6 {
-		if ip := (*[packet.IPv6Len]byte)(h[off:]); ip[7] > 1 {
-			ip[7]--
-		} else {
-			return false
-		}
-	} else if !hopIPv4((*[packet.IPv4MinLen]byte)(h[off:])) {
+		ip[7]--
+	case !hopIPv4((*[packet.IPv4MinLen]byte)(h[off:])):
 		return false
 	}
-	a := &sw.addrs
-	if eg := p.Egress; a.known[eg] {
-		*(*[12]byte)(h[:12]) = a.both[eg]
+	if dstKnown {
+		*(*[12]byte)(h[:12]) = *macs
 	} else {
-		*(*[6]byte)(h[6:12]) = a.own[eg]
+		*(*[6]byte)(h[6:12]) = [6]byte(macs[6:])
 	}
 	return true
 }

@@ -41,7 +41,7 @@ func TestRegistryHasTheBlocks(t *testing.T) {
 			require.True(t, f.Width >= 1 && f.Width <= 64, "%s.%s", b.Name, f.Name)
 		}
 	}
-	require.Equal(t, []string{"dcqcn", "dwrr", "ecmp", "fcs", "icrc", "psn", "rs544", "toeplitz", "wred"}, names)
+	require.Equal(t, []string{"dcqcn", "dwrr", "ecmp", "fcs", "icrc", "psn", "rewrite", "rs544", "toeplitz", "wred"}, names)
 	_, err := LookupBlock("crc")
 	require.ErrorContains(t, err, `unknown block "crc" (known: dcqcn, dwrr`)
 }
@@ -184,3 +184,54 @@ func TestWREDEnds(t *testing.T) {
 }
 
 func newTestRand() *rand.Rand { return rand.New(rand.NewPCG(11, 12)) }
+
+// The rewrite block writes the port's and the next hop's MACs, takes one
+// from the TTL with the IPv4 checksum still valid, leaves the rest of the
+// frame as it came, drops a frame without a hop left, and with dst_known
+// 0 keeps the destination MAC.
+func TestRewriteBlock(t *testing.T) {
+	b, err := LookupBlock("rewrite")
+	require.NoError(t, err)
+	p, err := b.Resolve(nil)
+	require.NoError(t, err)
+	in := b.Stimulus(rand.New(rand.NewPCG(3, 3)), p, 400)
+	m := newModel(t, "rewrite", nil)
+	keep := newModel(t, "rewrite", map[string]uint64{"dst_known": 0})
+	var v4, v6, dropped int
+	for _, f := range in {
+		out := apply(t, m, f)
+		var eth packet.Ethernet
+		require.NoError(t, eth.Decode(f.Data))
+		off := eth.Len()
+		ttlAt := off + 8
+		if eth.EtherType == packet.EtherTypeIPv6 {
+			ttlAt = off + 7
+		}
+		if f.Data[ttlAt] <= 1 {
+			require.Empty(t, out, "no hop left")
+			dropped++
+			continue
+		}
+		require.Len(t, out, 1)
+		got := out[0].Data
+		require.Equal(t, []byte{0x02, 0, 0, 0, 0, 0x05, 0x02, 0xFF, 0, 0, 0, 0x03}, got[:12])
+		require.Equal(t, f.Data[ttlAt]-1, got[ttlAt])
+		require.Equal(t, f.Data[12:ttlAt], got[12:ttlAt])
+		if eth.EtherType == packet.EtherTypeIPv4 {
+			require.NoError(t, packet.CheckIPv4HeaderChecksum(got[off:off+packet.IPv4MinLen]))
+			require.Equal(t, f.Data[ttlAt+1:ttlAt+2], got[ttlAt+1:ttlAt+2])
+			require.Equal(t, f.Data[ttlAt+4:], got[ttlAt+4:])
+			v4++
+		} else {
+			require.Equal(t, f.Data[ttlAt+1:], got[ttlAt+1:])
+			v6++
+		}
+		kept := apply(t, keep, f)
+		require.Equal(t, f.Data[:6], kept[0].Data[:6], "dst_known 0")
+	}
+	require.Positive(t, v4)
+	require.Positive(t, v6)
+	require.Positive(t, dropped)
+	_, err = m.Apply(&Txn{Data: make([]byte, 20)}, nil)
+	require.ErrorContains(t, err, "no whole IPv4 or IPv6 header")
+}
