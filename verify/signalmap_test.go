@@ -39,7 +39,7 @@ func TestLoadMap(t *testing.T) {
 func TestReferenceMapsLoad(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(rtlDir, "*", "map.yaml"))
 	require.NoError(t, err)
-	require.Len(t, files, 6)
+	require.Len(t, files, 7)
 	for _, f := range files {
 		_, err := LoadMapFile(f)
 		require.NoError(t, err, f)
