@@ -88,21 +88,15 @@ func setTOS(p *packet.Desc, mask, bits uint8) {
 // pfcFrameBytes is a PFC frame's length: a minimum MAC control frame.
 const pfcFrameBytes = 64
 
-// pfcFrame builds the PFC frame port sends: XOFF with the largest pause
-// for the classes in xoff, XON (quanta 0) for those in xon (802.1Qbb;
-// FACTS 2.7 [R52]). It is a 64-byte MAC control frame from the port's
-// MAC (Config.MAC), its header bytes encoded (packet.PFC) and its classes
-// and quanta also in the descriptor's tail, where receivers read them.
+// pfcFrame builds the PFC frame port sends (PFCHeader) as a 64-byte MAC
+// control frame from the port's MAC (Config.MAC), its header bytes
+// encoded (packet.PFC) and its classes and quanta also in the
+// descriptor's tail, where receivers read them.
 func (sw *Switch) pfcFrame(port int, xoff, xon uint8) *packet.Desc {
 	p := sw.pool.Get()
 	p.Kind = packet.KindPFC
 	p.FrameBytes = pfcFrameBytes
-	h := packet.PFC{Src: sw.PortMAC(port), Classes: xoff | xon}
-	for c := 0; c < 8; c++ {
-		if xoff&(1<<uint(c)) != 0 {
-			h.Quanta[c] = 0xFFFF
-		}
-	}
+	h := PFCHeader(sw.PortMAC(port), xoff, xon)
 	n, err := h.Encode(p.Hdr[:])
 	if err != nil {
 		panic("switchasic: PFC frame: " + err.Error()) // Hdr holds HeaderCap bytes, more than PFCLen
@@ -111,6 +105,20 @@ func (sw *Switch) pfcFrame(port int, xoff, xon uint8) *packet.Desc {
 	pfc := p.EditTail()
 	pfc.PFCClasses, pfc.PFCQuanta = h.Classes, h.Quanta
 	return p
+}
+
+// PFCHeader is the header of the PFC frame a port with MAC src sends:
+// XOFF with the largest pause, 0xFFFF quanta, for the classes in xoff,
+// XON (quanta 0) for those in xon, both in the class-enable vector
+// (802.1Qbb; FACTS 2.7 [R52]). A class in both is paused.
+func PFCHeader(src [6]byte, xoff, xon uint8) packet.PFC {
+	h := packet.PFC{Src: src, Classes: xoff | xon}
+	for c := 0; c < 8; c++ {
+		if xoff&(1<<uint(c)) != 0 {
+			h.Quanta[c] = 0xFFFF
+		}
+	}
+	return h
 }
 
 // pauseTime is quanta × 512 bit times at port i's MAC rate, rounded up

@@ -2,7 +2,9 @@ package verify
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/fabricmodel/fabricmodel/nic400g"
@@ -41,7 +43,7 @@ func TestRegistryHasTheBlocks(t *testing.T) {
 			require.True(t, f.Width >= 1 && f.Width <= 64, "%s.%s", b.Name, f.Name)
 		}
 	}
-	require.Equal(t, []string{"dcqcn", "dwrr", "ecmp", "fcs", "icrc", "psn", "rewrite", "rs544", "toeplitz", "wred"}, names)
+	require.Equal(t, []string{"dcqcn", "dwrr", "ecmp", "fcs", "icrc", "pfc", "psn", "rewrite", "rs544", "toeplitz", "wred"}, names)
 	_, err := LookupBlock("crc")
 	require.ErrorContains(t, err, `unknown block "crc" (known: dcqcn, dwrr`)
 }
@@ -234,4 +236,18 @@ func TestRewriteBlock(t *testing.T) {
 	require.Positive(t, dropped)
 	_, err = m.Apply(&Txn{Data: make([]byte, 20)}, nil)
 	require.ErrorContains(t, err, "no whole IPv4 or IPv6 header")
+}
+
+// The pfc block's frame: the MAC control header the switch sends, XOFF
+// quanta for the classes paused, 0 for those resumed, zero pad to 60
+// bytes.
+func TestPFCBlock(t *testing.T) {
+	out := apply(t, newModel(t, "pfc", nil), beat(0x28, 0x01))
+	require.Len(t, out, 1)
+	want := "0180c2000001" + "02ff00000003" + "8808" + "0101" + "00" + "29" +
+		"0000" + "0000" + "0000" + "ffff" + "0000" + "ffff" + "0000" + "0000" + strings.Repeat("00", 26)
+	require.Equal(t, want, hex.EncodeToString(out[0].Data))
+	var h packet.PFC
+	require.NoError(t, h.Decode(out[0].Data))
+	require.Equal(t, uint8(0x29), h.Classes)
 }
