@@ -104,6 +104,11 @@ func (n *NIC) encodeHeaders(d *packet.Desc, h *hdr) {
 		off += must(pds.Encode(b[off:]))
 		ses := packet.SESStandard{BufferOffset: h.offset, RequestLength: uint32(h.length)}
 		ses.Opcode, ses.SOM, ses.EOM, ses.MessageID = sesOpcode(h.op), h.som, h.eom, h.msgID
+		if !h.som {
+			// after a message's first packet the header data word carries
+			// the packet's payload length and offset in the message
+			ses.SetPayloadOffset(uint16(h.payload), uint32(h.offset))
+		}
 		off += must(ses.Encode(b[off:]))
 		frame = uint32(off) + h.payload + fcsBytes
 		d.FrameBytes = max(frame, minFrame)

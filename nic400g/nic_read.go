@@ -123,7 +123,7 @@ func (n *NIC) sendReadRequestFor(q *qpState, r *readOut, psn PSN, off, end uint6
 	m := r.m
 	d := n.ids.Number(n.pool.Get())
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: packet.RCReadRequest, psn: uint32(psn), offset: off,
-		length: end - off, entropy: q.paths.Next(now), ackReq: true}
+		length: end - off, entropy: q.paths.Next(now), ackReq: true, msgID: uint16(m.id), som: true, eom: true}
 	n.writeHeaders(d, &h)
 	d.Src, d.Dst, d.Born = n.cfg.ID, q.peer, uint64(now)
 	d.Meta = packet.DescMeta{QP: q.id, DestQP: q.peerQP, PSN: uint32(psn), Offset: off, Length: m.wr.Bytes,

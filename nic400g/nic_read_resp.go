@@ -209,7 +209,8 @@ func (n *NIC) sendResponse(q *qpState, now rtlmodel.Time) {
 	op := dataOpcode(OpRead, first, last)
 	d := n.ids.Number(n.pool.Get())
 	h := hdr{dst: q.peer, destQP: q.peerQP, op: op, psn: uint32(j.psn), payload: payload, offset: j.offset,
-		length: j.length, entropy: q.paths.Next(now), class: 0}
+		length: j.length, entropy: q.paths.Next(now), class: 0, msgID: uint16(j.msg),
+		som: j.offset == 0, eom: j.offset+uint64(payload) >= j.length} // UET's SES flags: the message's ends
 	if op.HasAETH() {
 		h.aeth = &packet.AETH{Syndrome: packet.AckSyndrome(0x1F), MSN: q.ackMSN()}
 	}

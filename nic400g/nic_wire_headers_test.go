@@ -23,6 +23,10 @@ type wireSays struct {
 	hasAddr bool
 	retx    bool // UET: the request's or ACK's retrans flag
 	sesOp   uint8
+	// UET: the SES header's start and end of message, and after the
+	// start its payload length and message offset
+	som, eom         bool
+	sesPay, sesMsgAt uint32
 }
 
 // decodeWire decodes d's headers with the decoder of stack.
@@ -69,6 +73,8 @@ func decodeWire(stack HeaderStack, d *packet.Desc) (wireSays, error) {
 			w.psn, w.retx = u.Req.PSN, u.Req.Retrans
 			w.length, w.offset, w.hasAddr = uint64(u.SESStandard.RequestLength), u.SESStandard.BufferOffset, true
 			w.sesOp = u.SESStandard.Opcode
+			w.som, w.eom = u.SESStandard.SOM, u.SESStandard.EOM
+			w.sesPay, w.sesMsgAt = uint32(u.SESStandard.PayloadLength()), u.SESStandard.MessageOffset()
 		}
 		return w, nil
 	}
@@ -88,7 +94,9 @@ func decodeWire(stack HeaderStack, d *packet.Desc) (wireSays, error) {
 // Every frame a NIC sends, on each header stack, decodes with the
 // stack's decoder and says on the wire what its descriptor says: a data
 // packet, READ request or response its PSN, payload and (where it carries
-// one) address and length, a UET request its SES opcode and retrans flag;
+// one) address and length, a UET request its SES opcode, retrans flag,
+// start and end of message and, after the start, payload length and
+// message offset;
 // an ACK the PSN before the one expected; a NAK or trim NACK the PSN it
 // names. The frames come from WRITEs, SENDs and READs over a wire that
 // trims, drops and reorders both ways, so they include resends, NAKs,
@@ -149,6 +157,17 @@ func TestEveryFrameSaysOnTheWireWhatItsDescriptorSays(t *testing.T) {
 							want = packet.SESOpSend
 						}
 						require.Equal(t, want, w.sesOp, "%v: SES opcode %v", stack, d)
+						switch {
+						case m.Flags&flagReadReq != 0:
+							require.True(t, w.som && w.eom, "%v: a read request is a message of its own %v", stack, d)
+						default:
+							require.Equal(t, m.Offset == 0, w.som, "%v: SOM %v", stack, d)
+							require.Equal(t, m.Offset+uint64(m.Payload) >= m.Length, w.eom, "%v: EOM %v", stack, d)
+							if !w.som {
+								require.Equal(t, m.Payload, w.sesPay, "%v: SES payload length %v", stack, d)
+								require.Equal(t, uint32(m.Offset), w.sesMsgAt, "%v: SES message offset %v", stack, d)
+							}
+						}
 					}
 					if m.Flags&flagRetx != 0 {
 						counts["resent"]++
