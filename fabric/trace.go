@@ -25,6 +25,26 @@ import (
 // stay in memory to the end: write what the engine's TraceComplete
 // allows between steps of the run (TraceRecorder.WriteBefore).
 func (r *Run) TraceFlows(ids []int) (*rtlmodel.TraceRecorder, error) {
+	traced, err := r.flowFilter(ids)
+	if err != nil {
+		return nil, err
+	}
+	rec := rtlmodel.NewTraceRecorder(func(ev *rtlmodel.TransferEvent) bool {
+		d := traceDesc(ev)
+		return d != nil && traced(d)
+	})
+	e := r.Cluster.Engine
+	rec.Attach(e)
+	// the frames of other flows go by the hooks, as in a run without them
+	rtlmodel.KeepTransfers(e, traced)
+	rtlmodel.KeepTransfers(e, func(f serdes.RxFrame[*packet.Desc]) bool { return traced(f.Frame) })
+	return rec, nil
+}
+
+// flowFilter reports, for the flows with the given IDs, which packets are
+// theirs: those between the two endpoints of one of them, either way (PFC
+// frames are no flow's).
+func (r *Run) flowFilter(ids []int) (func(*packet.Desc) bool, error) {
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("fabric: trace: no flow chosen")
 	}
@@ -47,22 +67,12 @@ func (r *Run) TraceFlows(ids []int) (*rtlmodel.TraceRecorder, error) {
 		}
 		sources[p.a>>6] |= 1 << (p.a & 63)
 	}
-	traced := func(d *packet.Desc) bool {
+	return func(d *packet.Desc) bool {
 		if w := int(d.Src >> 6); w >= len(sources) || sources[w]&(1<<(d.Src&63)) == 0 {
 			return false
 		}
 		return d.Kind != packet.KindPFC && pairs[pair{d.Src, d.Dst}]
-	}
-	rec := rtlmodel.NewTraceRecorder(func(ev *rtlmodel.TransferEvent) bool {
-		d := traceDesc(ev)
-		return d != nil && traced(d)
-	})
-	e := r.Cluster.Engine
-	rec.Attach(e)
-	// the frames of other flows go by the hooks, as in a run without them
-	rtlmodel.KeepTransfers(e, traced)
-	rtlmodel.KeepTransfers(e, func(f serdes.RxFrame[*packet.Desc]) bool { return traced(f.Frame) })
-	return rec, nil
+	}, nil
 }
 
 // traceDesc returns the packet a transfer carries: a descriptor on its

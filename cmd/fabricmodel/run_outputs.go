@@ -11,7 +11,7 @@ import (
 )
 
 // runOutputFiles are the run's flags that name a file the run writes.
-var runOutputFiles = []string{"json", "csv", "stats-json", "stats-csv", "trace", "cpuprofile", "memprofile"}
+var runOutputFiles = []string{"json", "csv", "stats-json", "stats-csv", "trace", "pcap", "cpuprofile", "memprofile"}
 
 // checkOutputs checks, before a run starts, that the files the run's flags
 // ask for can be written where they are asked for, so that a mistyped

@@ -34,7 +34,7 @@ func TestRunRejectsBadFlagsBeforeRunning(t *testing.T) {
 		{[]string{"run", "a.yaml", "b.yaml"}, "one scenario file at a time"},
 		{[]string{"run", "--json", old, bad}, bad + ":11: nic.mtu 9000"},
 		{[]string{"run", "--trace", filepath.Join(dir, "absent", "t.jsonl")}, "--trace " + filepath.Join(dir, "absent", "t.jsonl") + ": no directory"},
-		{[]string{"run", "--trace-flows", "2"}, "--trace-flows 2: without --trace there is no trace to write"},
+		{[]string{"run", "--trace-flows", "2"}, "--trace-flows 2: without --trace or --pcap there is no trace to write"},
 		{[]string{"run", "--trace", filepath.Join(dir, "t.jsonl"), "--trace-flows", "1,x"}, `--trace-flows 1,x: "x" is not a flow ID`},
 		{[]string{"run", "--trace", filepath.Join(dir, "t.jsonl"), "--trace-flows", "5-2"}, `"5-2" is not a range of flow IDs`},
 		{[]string{"run", "--trace", filepath.Join(dir, "t.jsonl"), "--trace-flows", "30-33"}, "--trace-flows 30-33: no flow 32 (the run has flows 0 to 31)"},

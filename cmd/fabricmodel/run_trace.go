@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -14,20 +15,25 @@ import (
 // flowTrace writes the frames of the --trace-flows flows to --trace's
 // file as the run goes: after each step, what the run has recorded up to
 // the time no later transfer can precede (rtlmodel.Engine.TraceComplete), so
-// that it holds about a step's transfers and not the run's.
+// that it holds about a step's transfers and not the run's; and, for
+// --pcap, their capture when the run ends.
 type flowTrace struct {
 	path string
-	rec  *rtlmodel.TraceRecorder
+	rec  *rtlmodel.TraceRecorder // nil without --trace
 	f    *os.File
 	err  error // the first error writing, after which it writes no more
+
+	pcapPath string
+	capture  *fabric.Capture // nil without --pcap
+	pcap     *os.File
 }
 
 // traceFlowsFlag reads --trace-flows, before the model is built: the
 // spans of flow IDs --trace follows, or none when there is no --trace.
 func traceFlowsFlag(c *cli.Context) ([]flowSpan, error) {
-	if c.String("trace") == "" {
+	if c.String("trace") == "" && c.String("pcap") == "" {
 		if c.IsSet("trace-flows") {
-			return nil, fmt.Errorf("--trace-flows %s: without --trace there is no trace to write", c.String("trace-flows"))
+			return nil, fmt.Errorf("--trace-flows %s: without --trace or --pcap there is no trace to write", c.String("trace-flows"))
 		}
 		return nil, nil
 	}
@@ -39,75 +45,126 @@ func traceFlowsFlag(c *cli.Context) ([]flowSpan, error) {
 }
 
 // startTrace starts recording the frames of the flows of spans, as
-// traceFlowsFlag read them, and creates --trace's file when --trace asks
-// for a trace; nil otherwise.
+// traceFlowsFlag read them, and creates --trace's and --pcap's files for
+// those asked for; nil when neither is.
 func startTrace(c *cli.Context, r *fabric.Run, spans []flowSpan) (*flowTrace, error) {
-	path := c.String("trace")
-	if path == "" {
+	path, pcapPath := c.String("trace"), c.String("pcap")
+	if path == "" && pcapPath == "" {
 		return nil, nil
 	}
 	ids, err := flowIDs(spans, len(r.Flows))
 	if err != nil {
 		if !c.IsSet("trace-flows") {
 			// the flows are the default's, which the user did not choose
-			return nil, fmt.Errorf("--trace %s: %w", path, err)
+			return nil, fmt.Errorf("--%s: %w", firstSet(c, "trace", "pcap"), err)
 		}
 		return nil, fmt.Errorf("--trace-flows %s: %w", c.String("trace-flows"), err)
 	}
-	rec, err := r.TraceFlows(ids)
-	if err != nil {
-		return nil, fmt.Errorf("--trace-flows %s: %w", c.String("trace-flows"), err)
+	t := &flowTrace{path: path, pcapPath: pcapPath}
+	if path != "" {
+		if t.rec, err = r.TraceFlows(ids); err != nil {
+			return nil, fmt.Errorf("--trace-flows %s: %w", c.String("trace-flows"), err)
+		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, outputError("trace", path, err)
+	if pcapPath != "" {
+		if t.capture, err = r.CaptureFlows(ids); err != nil {
+			return nil, fmt.Errorf("--trace-flows %s: %w", c.String("trace-flows"), err)
+		}
 	}
-	return &flowTrace{path: path, rec: rec, f: f}, nil
+	if path != "" {
+		if t.f, err = os.Create(path); err != nil {
+			return nil, outputError("trace", path, err)
+		}
+	}
+	if pcapPath != "" {
+		if t.pcap, err = os.Create(pcapPath); err != nil {
+			t.abandon()
+			return nil, outputError("pcap", pcapPath, err)
+		}
+	}
+	return t, nil
+}
+
+// firstSet names the first of the flags given a value, with that value.
+func firstSet(c *cli.Context, flags ...string) string {
+	for _, f := range flags {
+		if v := c.String(f); v != "" {
+			return f + " " + v
+		}
+	}
+	return flags[0]
 }
 
 // step writes what the run has recorded up to the time no later transfer
 // can precede.
 func (t *flowTrace) step(r *fabric.Run) {
-	if t == nil || t.err != nil {
+	if t == nil || t.f == nil || t.err != nil {
 		return
 	}
 	_, t.err = t.rec.WriteBefore(t.f, r.Cluster.Engine.TraceComplete())
 }
 
-// finish writes the rest of the trace and closes the file; it returns
-// the first error, naming the file.
+// finish writes the rest of the trace and the capture and closes their
+// files; it returns the first error of each, naming its file.
 func (t *flowTrace) finish() error {
-	if t == nil || t.f == nil {
+	if t == nil {
 		return nil
 	}
-	if t.err == nil {
-		_, t.err = t.rec.WriteTo(t.f)
+	var errs []error
+	if t.f != nil {
+		if t.err == nil {
+			_, t.err = t.rec.WriteTo(t.f)
+		}
+		if err := t.f.Close(); t.err == nil {
+			t.err = err
+		}
+		t.f = nil
+		if t.err != nil {
+			errs = append(errs, fmt.Errorf("--trace %s: %w", t.path, t.err))
+		}
 	}
-	if err := t.f.Close(); t.err == nil {
-		t.err = err
+	if t.pcap != nil {
+		_, err := t.capture.WriteTo(t.pcap)
+		if cerr := t.pcap.Close(); err == nil {
+			err = cerr
+		}
+		t.pcap = nil
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--pcap %s: %w", t.pcapPath, err))
+		}
 	}
-	t.f = nil
-	if t.err != nil {
-		return fmt.Errorf("--trace %s: %w", t.path, t.err)
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
-// close closes the file if finish has not: on the ways out before the
+// close closes the files if finish has not: on the ways out before the
 // run ends.
 func (t *flowTrace) close() {
-	if t != nil && t.f != nil {
+	if t == nil {
+		return
+	}
+	if t.f != nil {
 		t.f.Close()
 		t.f = nil
+	}
+	if t.pcap != nil {
+		t.pcap.Close()
+		t.pcap = nil
 	}
 }
 
 // abandon closes and removes the file, for the ways out before the run
 // began: it holds nothing yet.
 func (t *flowTrace) abandon() {
-	if t != nil && t.f != nil {
-		t.close()
+	if t == nil {
+		return
+	}
+	trace, pcap := t.f != nil, t.pcap != nil
+	t.close()
+	if trace {
 		os.Remove(t.path)
+	}
+	if pcap {
+		os.Remove(t.pcapPath)
 	}
 }
 

@@ -1,0 +1,151 @@
+package fabric
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+	"github.com/google/gopacket/pcapgo"
+
+	"github.com/fabricmodel/fabricmodel/packet"
+	"github.com/fabricmodel/fabricmodel/rtlmodel"
+	"github.com/fabricmodel/fabricmodel/serdes"
+)
+
+// Capture keeps the frames of chosen flows as they were on each cable of
+// the fabric, for a packet capture Wireshark and tcpdump read
+// (Capture.WriteTo, pcapng): every frame that crossed a cable, on one
+// interface per cable direction, named by its link (a switch port's rx
+// link or a NIC's), stamped with the time it was sent onto the cable, to
+// the nanosecond. A frame is written whole, without its FCS: the header
+// bytes it had on that cable (the switches rewrite MACs and TTL on the
+// way), then its payload as the model has it, zeros (descriptors carry
+// payload lengths, not bytes: ARCHITECTURE "Fidelity"), and a RoCEv2
+// packet's ICRC as its NIC sealed it over them (a trimmed header has
+// none). The capture keeps the header bytes in memory until it is
+// written.
+type Capture struct {
+	recs []capturedFrame
+}
+
+// capturedFrame is one frame on one cable.
+type capturedFrame struct {
+	t       rtlmodel.Time
+	link    string
+	data    []byte // the header bytes on the cable
+	length  int    // the frame's length without the FCS
+	trimmed bool
+	icrc    uint32 // the ICRC its NIC sealed (0: none, as with nic400g.Config.NoICRC)
+}
+
+// CaptureFlows captures, for the flows with the given IDs, every frame
+// between their two endpoints on every cable (the frames TraceFlows
+// follows, where they cross a cable). Call it before the run.
+func (r *Run) CaptureFlows(ids []int) (*Capture, error) {
+	traced, err := r.flowFilter(ids)
+	if err != nil {
+		return nil, err
+	}
+	c := &Capture{}
+	e := r.Cluster.Engine
+	e.Hooks().OnTransfer(func(ev *rtlmodel.TransferEvent) {
+		f, ok := rtlmodel.TransferValue[serdes.RxFrame[*packet.Desc]](ev)
+		if !ok || !traced(f.Frame) {
+			return
+		}
+		d := f.Frame
+		c.recs = append(c.recs, capturedFrame{t: ev.Time, link: ev.Link, data: bytes.Clone(d.Header()),
+			length: max(int(d.FrameBytes)-fcsBytes, int(d.HdrLen)), trimmed: d.Trimmed, icrc: d.Meta.ICRC})
+	})
+	rtlmodel.KeepTransfers(e, traced)
+	rtlmodel.KeepTransfers(e, func(f serdes.RxFrame[*packet.Desc]) bool { return traced(f.Frame) })
+	return c, nil
+}
+
+// fcsBytes is the Ethernet FCS, which a frame's length includes and a
+// capture's does not.
+const fcsBytes = 4
+
+// Len returns the number of frames captured.
+func (c *Capture) Len() int { return len(c.recs) }
+
+// WriteTo writes the capture to w as pcapng: a section, an interface per
+// link in the order of their first frame, then the frames in the order of
+// their times (then link and bytes, so the same run gives the same file).
+// It returns the bytes written and the first error.
+func (c *Capture) WriteTo(w io.Writer) (int64, error) {
+	slices.SortStableFunc(c.recs, func(a, b capturedFrame) int {
+		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.link, b.link), bytes.Compare(a.data, b.data))
+	})
+	cw := &countWriter{w: w}
+	first := "no frames"
+	if len(c.recs) > 0 {
+		first = c.recs[0].link
+	}
+	opts := pcapgo.NgWriterOptions{SectionInfo: pcapgo.NgSectionInfo{Application: "fabricmodel"}}
+	pw, err := pcapgo.NewNgWriterInterface(cw, captureInterface(first), opts)
+	if err != nil {
+		return cw.n, fmt.Errorf("capture: %w", err)
+	}
+	ids := map[string]int{first: 0}
+	for _, rec := range c.recs {
+		if _, ok := ids[rec.link]; !ok {
+			if ids[rec.link], err = pw.AddInterface(captureInterface(rec.link)); err != nil {
+				return cw.n, fmt.Errorf("capture: %w", err)
+			}
+		}
+	}
+	var frame []byte
+	for _, rec := range c.recs {
+		frame = rec.whole(frame)
+		ci := gopacket.CaptureInfo{Timestamp: time.Unix(0, int64(rec.t/rtlmodel.Nanosecond)).UTC(),
+			CaptureLength: len(frame), Length: len(frame), InterfaceIndex: ids[rec.link]}
+		if err := pw.WritePacket(ci, frame); err != nil {
+			return cw.n, fmt.Errorf("capture: %w", err)
+		}
+	}
+	if err := pw.Flush(); err != nil {
+		return cw.n, fmt.Errorf("capture: %w", err)
+	}
+	return cw.n, nil
+}
+
+// whole returns the frame as it was on the cable, in buf's array when it
+// is large enough: the header bytes, zeros for the payload, and a RoCEv2
+// packet's ICRC as its NIC sealed it, least-significant byte first.
+func (rec *capturedFrame) whole(buf []byte) []byte {
+	if cap(buf) < rec.length {
+		buf = make([]byte, rec.length)
+	}
+	b := buf[:rec.length]
+	clear(b[copy(b, rec.data):])
+	var f packet.RoCEv2
+	if !rec.trimmed && f.DecodeHeaders(rec.data, rec.length+fcsBytes) == nil && f.End() <= len(b) {
+		binary.LittleEndian.PutUint32(b[f.ICRCOff:], rec.icrc)
+	}
+	return b
+}
+
+// captureInterface is the pcapng interface of one link: Ethernet frames,
+// nanosecond times.
+func captureInterface(link string) pcapgo.NgInterface {
+	return pcapgo.NgInterface{Name: link, LinkType: layers.LinkTypeEthernet, TimestampResolution: 9}
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
