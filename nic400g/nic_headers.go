@@ -12,6 +12,16 @@ const (
 	minFrame  = 64 // Ethernet minimum frame with FCS
 )
 
+// qpnBase is the QP number the BTH gives the NIC's QP 0: QPNs 0 and 1
+// are InfiniBand's special QPs, the subnet management and general
+// services interfaces (QP0 and QP1), which carry no RC traffic, so QP i
+// is QPN i + 2 on the wire. Descriptors, counters and traces use the
+// index.
+const qpnBase = 2
+
+// qpn is the 24-bit QP number on the wire of the QP with index i.
+func qpn(i uint32) uint32 { return (i + qpnBase) & 0xFFFFFF }
+
 // ECN codepoint ECT(0) in the IP TOS / traffic class (RFC 3168).
 const ect0 = 0x02
 
@@ -118,7 +128,7 @@ func (n *NIC) encodeHeaders(d *packet.Desc, h *hdr) {
 		off = n.writeIPUDP(b, h, packet.RoCEv2Port, transport+int(h.payload+pad)+icrcBytes)
 		frame = uint32(off+transport) + h.payload + pad + icrcBytes + fcsBytes
 	}
-	bth := packet.BTH{OpCode: h.op, PadCnt: uint8(pad), PKey: 0xFFFF, DestQP: h.destQP & 0xFFFFFF,
+	bth := packet.BTH{OpCode: h.op, PadCnt: uint8(pad), PKey: 0xFFFF, DestQP: qpn(h.destQP),
 		AckReq: h.ackReq, PSN: h.psn & 0xFFFFFF, BECN: h.op == packet.OpCode(0x81)}
 	off += must(bth.Encode(b[off:]))
 	if h.op.HasRETH() {

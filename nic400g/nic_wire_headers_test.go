@@ -14,6 +14,7 @@ import (
 // decoder, in the terms its descriptor is checked against.
 type wireSays struct {
 	psn     uint32 // BTH PSN; UET: request PSN, CACK_PSN or NACK PSN
+	destQP  uint32 // the BTH's destination QP number (not UET)
 	ack     bool   // an ACK (AETH syndrome ACK; UET ACK or ACK_CC)
 	nak     bool   // a NAK or trim NACK (AETH NAK; UET NACK)
 	cnp     bool
@@ -78,7 +79,7 @@ func decodeWire(stack HeaderStack, d *packet.Desc) (wireSays, error) {
 		}
 		return w, nil
 	}
-	w.psn = tr.BTH.PSN
+	w.psn, w.destQP = tr.BTH.PSN, tr.BTH.DestQP
 	op := tr.BTH.OpCode
 	w.cnp = op.IsCNP()
 	if op.HasAETH() && op == packet.RCAcknowledge {
@@ -92,9 +93,10 @@ func decodeWire(stack HeaderStack, d *packet.Desc) (wireSays, error) {
 }
 
 // Every frame a NIC sends, on each header stack, decodes with the
-// stack's decoder and says on the wire what its descriptor says: a data
-// packet, READ request or response its PSN, payload and (where it carries
-// one) address and length, a UET request its SES opcode, retrans flag,
+// stack's decoder and says on the wire what its descriptor says: its
+// destination QP's number (the index plus 2, QPNs 0 and 1 being IB's
+// special QPs); a data packet, READ request or response its PSN, payload
+// and (where it carries one) address and length, a UET request its SES opcode, retrans flag,
 // start and end of message and, after the start, payload length and
 // message offset;
 // an ACK the PSN before the one expected; a NAK or trim NACK the PSN it
@@ -116,6 +118,9 @@ func TestEveryFrameSaysOnTheWireWhatItsDescriptorSays(t *testing.T) {
 				m := d.Meta
 				w, err := decodeWire(stack, d)
 				require.NoError(t, err, "%v seed %d: %v", stack, seed, d)
+				if stack != UET {
+					require.Equal(t, m.DestQP+2, w.destQP, "%v: QP i is QPN i+2, past QP0 and QP1 %v", stack, d)
+				}
 				switch {
 				case m.Flags&flagPull != 0:
 					counts["pull"]++
