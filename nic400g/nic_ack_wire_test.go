@@ -113,7 +113,10 @@ func TestUETACKsNameThePacketTheyAnswer(t *testing.T) {
 	for _, retx := range []bool{false, true} {
 		d := n.pool.Get()
 		n.writeHeaders(d, &hdr{dst: 2, destQP: 5, op: packet.RCWriteOnly, psn: 7, payload: 4096, length: 4096, retx: retx})
-		require.NoError(t, req.Decode(d.Header()))
+		frame := make([]byte, d.FrameBytes-4) // the payload zeros, no FCS
+		copy(frame, d.Header())
+		require.NoError(t, req.Decode(frame))
+		require.Equal(t, 4096, req.PayloadLen, "the IP and UDP lengths count the payload")
 		require.Equal(t, packet.SESHdrRequestStd, req.Req.NextHdr, "a standard SES request follows")
 		require.Equal(t, uint32(7), req.Req.PSN)
 		require.Equal(t, uint32(4096), req.SESStandard.RequestLength)

@@ -107,7 +107,7 @@ func (n *NIC) encodeHeaders(d *packet.Desc, h *hdr) {
 			n.encodeUETCtrl(d, h)
 			return
 		}
-		off = n.writeIPUDP(b, h, packet.UETPort, packet.PDSRequestLen+packet.SESStandardLen)
+		off = n.writeIPUDP(b, h, packet.UETPort, packet.PDSRequestLen+packet.SESStandardLen+int(h.payload))
 		pds := packet.PDSRequest{Type: packet.PDSTypeRUDReq, NextHdr: packet.SESHdrRequestStd, PSN: h.psn,
 			AckReq: h.ackReq, Retrans: h.retx,
 			SPDCID: uint16(n.cfg.ID), DPDCID: uint16(h.dst)}

@@ -18,7 +18,7 @@ type wireSays struct {
 	ack     bool   // an ACK (AETH syndrome ACK; UET ACK or ACK_CC)
 	nak     bool   // a NAK or trim NACK (AETH NAK; UET NACK)
 	cnp     bool
-	payload int    // payload bytes (RoCEv2, native IB)
+	payload int    // payload bytes
 	length  uint64 // the message length a RETH or SES request names
 	offset  uint64 // its address: RETH VA, SES buffer offset
 	hasAddr bool
@@ -59,10 +59,18 @@ func decodeWire(stack HeaderStack, d *packet.Desc) (wireSays, error) {
 		w.payload = p.PayloadLen
 		tr = &p.Transport
 	case UET:
+		// the whole frame but its FCS, its payload zeros: the IP and UDP
+		// lengths must bound it
+		frame := make([]byte, d.FrameBytes-4)
+		copy(frame, d.Header())
 		var u packet.UET
-		if err := u.Decode(d.Header()); err != nil {
+		if err := u.Decode(frame); err != nil {
 			return w, err
 		}
+		if end := packet.EthernetLen + int(u.IP4.TotalLength); end != len(frame) && (end > len(frame) || len(frame) > 60) {
+			return w, fmt.Errorf("the IP packet ends at %d of a %d-byte frame", end, len(frame))
+		}
+		w.payload = u.PayloadLen
 		switch u.PDSType {
 		case packet.PDSTypeAck:
 			w.psn, w.ack, w.retx = u.Ack.CAckPSN, true, u.Ack.Retrans
@@ -137,7 +145,7 @@ func TestEveryFrameSaysOnTheWireWhatItsDescriptorSays(t *testing.T) {
 					counts["ack"]++
 				default:
 					require.Equal(t, m.PSN, w.psn, "%v: a request's PSN %v", stack, d)
-					if stack != UET && m.Flags&flagData != 0 {
+					if m.Flags&flagData != 0 {
 						require.Equal(t, int(m.Payload), w.payload, "%v: payload", stack)
 					}
 					switch {
