@@ -7,11 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"time"
-
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-	"github.com/google/gopacket/pcapgo"
 
 	"github.com/fabricmodel/fabricmodel/packet"
 	"github.com/fabricmodel/fabricmodel/rtlmodel"
@@ -20,7 +15,7 @@ import (
 
 // Capture keeps the frames of chosen flows as they were on each cable of
 // the fabric, for a packet capture Wireshark and tcpdump read
-// (Capture.WriteTo, pcapng): every frame that crossed a cable, on one
+// (Capture.WriteTo, pcapng, pcapngWriter): every frame that crossed a cable, on one
 // interface per cable direction, named by its link (a switch port's rx
 // link or a NIC's), stamped with the time it was sent onto the cable, to
 // the nanosecond. A frame is written whole, without its FCS: the header
@@ -84,33 +79,20 @@ func (c *Capture) WriteTo(w io.Writer) (int64, error) {
 		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.link, b.link), bytes.Compare(a.data, b.data))
 	})
 	cw := &countWriter{w: w}
-	first := "no frames"
-	if len(c.recs) > 0 {
-		first = c.recs[0].link
-	}
-	opts := pcapgo.NgWriterOptions{SectionInfo: pcapgo.NgSectionInfo{Application: "fabricmodel"}}
-	pw, err := pcapgo.NewNgWriterInterface(cw, captureInterface(first), opts)
-	if err != nil {
-		return cw.n, fmt.Errorf("capture: %w", err)
-	}
-	ids := map[string]int{first: 0}
+	pw := newPcapngWriter(cw, "fabricmodel")
+	ids := map[string]int{}
 	for _, rec := range c.recs {
 		if _, ok := ids[rec.link]; !ok {
-			if ids[rec.link], err = pw.AddInterface(captureInterface(rec.link)); err != nil {
-				return cw.n, fmt.Errorf("capture: %w", err)
-			}
+			ids[rec.link] = len(ids)
+			pw.addInterface(rec.link)
 		}
 	}
 	var frame []byte
 	for _, rec := range c.recs {
 		frame = rec.whole(frame)
-		ci := gopacket.CaptureInfo{Timestamp: time.Unix(0, int64(rec.t/rtlmodel.Nanosecond)).UTC(),
-			CaptureLength: len(frame), Length: len(frame), InterfaceIndex: ids[rec.link]}
-		if err := pw.WritePacket(ci, frame); err != nil {
-			return cw.n, fmt.Errorf("capture: %w", err)
-		}
+		pw.packet(ids[rec.link], uint64(rec.t/rtlmodel.Nanosecond), frame)
 	}
-	if err := pw.Flush(); err != nil {
+	if err := pw.flush(); err != nil {
 		return cw.n, fmt.Errorf("capture: %w", err)
 	}
 	return cw.n, nil
@@ -130,12 +112,6 @@ func (rec *capturedFrame) whole(buf []byte) []byte {
 		binary.LittleEndian.PutUint32(b[f.ICRCOff:], rec.icrc)
 	}
 	return b
-}
-
-// captureInterface is the pcapng interface of one link: Ethernet frames,
-// nanosecond times.
-func captureInterface(link string) pcapgo.NgInterface {
-	return pcapgo.NgInterface{Name: link, LinkType: layers.LinkTypeEthernet, TimestampResolution: 9}
 }
 
 // countWriter counts the bytes written through it.
