@@ -125,10 +125,12 @@ func (ip *ingressPipe) canSend() bool { return ip.out == nil || ip.out.CanSend()
 // pass hands a packet to the traffic manager: over the pipe's link, or,
 // hosted, to its admission now (the pipeline's latency is behind it),
 // reported to the transfer hooks as the link would report it.
-// forward rewrites p, routed, for its next hop and passes it on, or
-// drops it when its TTL ran out (Switch.rewrite).
+// forward rewrites p, routed (its egress port chosen, its IP header found
+// whole), for its next hop and passes it on, or drops it when its TTL ran
+// out (switch_rewrite.go).
 func (ip *ingressPipe) forward(p *packet.Desc) {
-	if ip.sw.rewrite(p) {
+	a, eg := &ip.sw.addrs, p.Egress
+	if rewriteFor(&p.Hdr, int(p.HdrLen), &a.both[eg], a.known[eg]) {
 		ip.pass(p)
 		return
 	}

@@ -21,6 +21,8 @@ type portAddrs struct {
 	known []bool     // whether the device's MAC on port i is known
 }
 
+// newPortAddrs gives ports' MACs from the switch's base MAC, their
+// neighbours' unknown.
 func newPortAddrs(base [6]byte, ports int) portAddrs {
 	a := portAddrs{own: make([][6]byte, ports), both: make([][12]byte, ports), known: make([]bool, ports)}
 	for i := range a.own {
@@ -47,17 +49,9 @@ func (sw *Switch) SetNeighbourMAC(i int, mac [6]byte) {
 	sw.addrs.known[i] = true
 }
 
-// rewrite rewrites p, whose egress port is chosen and whose IP header the
-// parser found whole, for its next hop. It reports false, leaving p as it
-// is, when p's TTL ran out.
-func (sw *Switch) rewrite(p *packet.Desc) bool {
-	eg := p.Egress
-	return rewriteFor(p.Header(), &sw.addrs.both[eg], sw.addrs.known[eg])
-}
-
 // RewriteHeaders rewrites h, a frame's first bytes from its destination
 // MAC through a whole IP header (IPv4 or IPv6, behind at most one 802.1Q
-// tag), as a switch port forwarding it does (the rewrite above): src
+// tag), as a switch port forwarding it does (ingressPipe.forward): src
 // becomes the source MAC and, when dstKnown, dst the destination; the
 // TTL or hop limit drops by one and the IPv4 checksum follows. It reports
 // false, leaving h as it was, when the TTL is 1 or 0, and an error when h
@@ -70,26 +64,32 @@ func RewriteHeaders(h []byte, src, dst [6]byte, dstKnown bool) (bool, error) {
 	var macs [12]byte
 	copy(macs[:6], dst[:])
 	copy(macs[6:], src[:])
-	return rewriteFor(h, &macs, dstKnown), nil
+	var buf [packet.HeaderCap]byte // the headers, as a descriptor holds them
+	n := copy(buf[:], h)
+	ok := rewriteFor(&buf, n, &macs, dstKnown)
+	copy(h, buf[:n])
+	return ok, nil
 }
 
-// rewriteFor rewrites h, whose IP header is whole, for the next hop whose
-// MAC and the egress port's are macs (the first six bytes count only when
-// dstKnown), and reports false, leaving h as it is, when its TTL ran out.
-func rewriteFor(h []byte, macs *[12]byte, dstKnown bool) bool {
-	off, v6, ok := packet.EthernetLen, false, true
-	if len(h) < packet.EthernetLen+packet.IPv4MinLen || h[12] != 0x08 || h[13] != 0x00 {
-		off, v6, ok = ipOffset(h) // not the common frame, untagged IPv4
-	}
-	switch {
-	case !ok: // no whole IP header, which the callers rule out: no TTL to take from
-	case v6:
+// rewriteFor rewrites the n header bytes in h, whose IP header is whole,
+// for the next hop whose MAC and the egress port's are macs (the first
+// six bytes count only when dstKnown), and reports false, leaving h as it
+// is, when its TTL ran out.
+func rewriteFor(h *[packet.HeaderCap]byte, n int, macs *[12]byte, dstKnown bool) bool {
+	const v4End = packet.EthernetLen + packet.IPv4MinLen
+	if n >= v4End && h[12] == 0x08 && h[13] == 0x00 { // untagged IPv4, the common frame
+		if !hopIPv4((*[packet.IPv4MinLen]byte)(h[packet.EthernetLen:v4End])) {
+			return false
+		}
+	} else if off, v6, ok := ipOffset(h[:n]); !ok {
+		// no whole IP header, which the callers rule out: no TTL to take from
+	} else if v6 {
 		ip := (*[packet.IPv6Len]byte)(h[off:])
 		if ip[7] <= 1 {
 			return false
 		}
 		ip[7]--
-	case !hopIPv4((*[packet.IPv4MinLen]byte)(h[off:])):
+	} else if !hopIPv4((*[packet.IPv4MinLen]byte)(h[off:])) {
 		return false
 	}
 	if dstKnown {
