@@ -93,3 +93,46 @@ func TestCaptureReadsBackInWiresharksFormat(t *testing.T) {
 	require.Equal(t, b, again, "the same run, the same capture")
 	t.Logf("%d frames on %d cable directions: %v", frames, len(ttls), ttls)
 }
+
+// A capture of the default scenario's flow 0, which meets PFC, holds the
+// PFC frames sent on the cables its frames crossed, and none on others:
+// 802.1Qbb frames (packet.PFC) that pause class 0, the scenario's
+// lossless class, or resume it.
+func TestCaptureHoldsThePausesOnTheFlowsCables(t *testing.T) {
+	s, err := DefaultScenario()
+	require.NoError(t, err)
+	r, err := NewRun(s)
+	require.NoError(t, err)
+	c, err := r.CaptureFlows([]int{0})
+	require.NoError(t, err)
+	require.NoError(t, r.Complete(context.Background(), 10*rtlmodel.Microsecond, 0, nil))
+	var buf bytes.Buffer
+	_, err = c.WriteTo(&buf)
+	require.NoError(t, err)
+	rd, err := pcapgo.NewNgReader(&buf, pcapgo.DefaultNgReaderOptions)
+	require.NoError(t, err)
+	data, pauses := map[int]bool{}, map[int]int{}
+	for {
+		b, ci, err := rd.ReadPacketData()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		if b[12] != 0x88 || b[13] != 0x08 {
+			data[ci.InterfaceIndex] = true
+			continue
+		}
+		var h packet.PFC
+		require.NoError(t, h.Decode(b))
+		require.Equal(t, uint8(1), h.Classes, "class 0, the lossless one")
+		require.Len(t, b, 60)
+		pauses[ci.InterfaceIndex]++
+	}
+	require.NotEmpty(t, pauses)
+	n := 0
+	for intf, k := range pauses {
+		require.True(t, data[intf], "interface %d: pauses on a cable the flow did not cross", intf)
+		n += k
+	}
+	t.Logf("%d PFC frames on %d of the flow's %d cable directions", n, len(pauses), len(data))
+}

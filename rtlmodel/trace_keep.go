@@ -7,14 +7,19 @@ package rtlmodel
 // delivered when sent, not staged for the commit nor reported, so a listener that
 // follows a few items of a large model (a TraceRecorder keeping one flow's
 // frames) costs the run about what those items cost. Links of other item
-// types are reported in full, as before. It returns the number of links
-// it applies to. Call it after the model is built and before the run;
-// keep must be a pure function of the item.
+// types are reported in full, as before. Called again for a type, as
+// each of several listeners does, it keeps what any of the calls keeps.
+// It returns the number of links it applies to. Call it after the model
+// is built and before the run; keep must be a pure function of the item.
 func KeepTransfers[T any](e *Engine, keep func(T) bool) int {
 	n := 0
 	for _, li := range e.links {
 		if l, ok := li.(*Link[T]); ok {
-			l.traceKeep = keep
+			if prev := l.traceKeep; prev != nil {
+				l.traceKeep = func(v T) bool { return prev(v) || keep(v) }
+			} else {
+				l.traceKeep = keep
+			}
 			n++
 		}
 	}
@@ -26,14 +31,17 @@ func KeepTransfers[T any](e *Engine, keep func(T) bool) int {
 }
 
 // keepsNoted reports whether a noted item goes to the transfer hooks: no
-// KeepTransfers of its type passes it over.
+// KeepTransfers was made for its type, or one of those made keeps it.
 func (e *Engine) keepsNoted(item any) bool {
+	typed := false
 	for _, k := range e.noteKeeps {
-		if ofType, keep := k(item); ofType {
-			return keep
+		ofType, keep := k(item)
+		if keep {
+			return true
 		}
+		typed = typed || ofType
 	}
-	return true
+	return !typed
 }
 
 // passesOver reports whether v goes by the transfer hooks (KeepTransfers):

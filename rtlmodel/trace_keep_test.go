@@ -21,7 +21,10 @@ func TestKeepTransfersReportsOnlyTheKeptItems(t *testing.T) {
 		// staged as it should be (kept, or behind a staged item)
 		passed, behind, wrong int
 	}
-	run := func(hooks, keep bool) outcome {
+	// run sends 300 items; the filters, when given, go to KeepTransfers
+	// one after the other, and kept is what they keep together
+	run := func(hooks bool, kept func(int) bool, filters ...func(int) bool) outcome {
+		keep := kept != nil
 		var o outcome
 		e := NewEngine(Options{Seed: 5})
 		tx, err := e.AddDomain("tx", 800, 0)
@@ -40,13 +43,13 @@ func TestKeepTransfersReportsOnlyTheKeptItems(t *testing.T) {
 				}
 				before := l.staged.n
 				l.Send(v)
-				stage := hooks && (!keep || v%2 == 0 || before > 0)
+				stage := hooks && (!keep || kept(v) || before > 0)
 				switch {
 				case stage != (l.staged.n == before+1) || !stage && l.staged.n != before:
 					o.wrong++
-				case keep && v%2 == 1 && before > 0:
+				case keep && !kept(v) && before > 0:
 					o.behind++
-				case keep && v%2 == 1:
+				case keep && !kept(v):
 					o.passed++
 				}
 				sent++
@@ -80,13 +83,17 @@ func TestKeepTransfersReportsOnlyTheKeptItems(t *testing.T) {
 				o.reported = append(o.reported, v)
 			})
 		}
-		if keep {
-			require.Equal(t, 1, KeepTransfers(e, func(v int) bool { return v%2 == 0 }))
+		for _, f := range filters {
+			require.Equal(t, 1, KeepTransfers(e, f))
 		}
 		require.NoError(t, e.Run(Forever))
 		return o
 	}
-	plain, full, kept := run(false, false), run(true, false), run(true, true)
+	even := func(v int) bool { return v%2 == 0 }
+	third := func(v int) bool { return v%3 == 0 }
+	plain, full, kept := run(false, nil), run(true, nil), run(true, even, even)
+	// two listeners' filters: the hooks hear of what either keeps
+	either := run(true, func(v int) bool { return even(v) || third(v) }, even, third)
 	require.Len(t, plain.log, 300)
 	require.Equal(t, plain.log, full.log, "traced in full")
 	require.Equal(t, plain.log, kept.log, "traced with the odd items passed over")
@@ -95,7 +102,12 @@ func TestKeepTransfersReportsOnlyTheKeptItems(t *testing.T) {
 	for _, v := range kept.reported {
 		require.Zero(t, v%2, "an odd item was reported")
 	}
-	for _, o := range []outcome{plain, full, kept} {
+	require.Equal(t, plain.log, either.log)
+	require.Len(t, either.reported, 200, "the even items and the odd multiples of 3")
+	for _, v := range either.reported {
+		require.True(t, even(v) || third(v), "item %d reported", v)
+	}
+	for _, o := range []outcome{plain, full, kept, either} {
 		require.Zero(t, o.wrong, "items staged otherwise than kept or behind a staged one")
 	}
 	t.Logf("odd items passed over: %d, staged behind an even one: %d", kept.passed, kept.behind)
