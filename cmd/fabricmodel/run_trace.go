@@ -29,7 +29,8 @@ type flowTrace struct {
 }
 
 // traceFlowsFlag reads --trace-flows, before the model is built: the
-// spans of flow IDs --trace follows, or none when there is no --trace.
+// spans of flow IDs --trace and --pcap follow, or none when there is
+// neither.
 func traceFlowsFlag(c *cli.Context) ([]flowSpan, error) {
 	if c.String("trace") == "" && c.String("pcap") == "" {
 		if c.IsSet("trace-flows") {
