@@ -60,7 +60,7 @@ func (r *Run) CaptureFlows(ids []int) (*Capture, error) {
 		}
 		d := f.Frame
 		c.recs = append(c.recs, capturedFrame{t: ev.Time, link: ev.Link, data: bytes.Clone(d.Header()),
-			length: max(int(d.FrameBytes)-fcsBytes, int(d.HdrLen)), trimmed: d.Trimmed, icrc: d.Meta.ICRC,
+			length: max(int(d.FrameBytes)-packet.FCSLen, int(d.HdrLen)), trimmed: d.Trimmed, icrc: d.Meta.ICRC,
 			pfc: d.Kind == packet.KindPFC})
 	})
 	// the capture reads cables alone: the model's other links need not
@@ -69,10 +69,6 @@ func (r *Run) CaptureFlows(ids []int) (*Capture, error) {
 	rtlmodel.KeepTransfers(e, keep)
 	return c, nil
 }
-
-// fcsBytes is the Ethernet FCS, which a frame's length includes and a
-// capture's does not.
-const fcsBytes = 4
 
 // Len returns the number of frames captured.
 func (c *Capture) Len() int { return len(c.recs) }
@@ -93,8 +89,7 @@ func (c *Capture) WriteTo(w io.Writer) (int64, error) {
 	slices.SortStableFunc(c.recs, func(a, b capturedFrame) int {
 		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.link, b.link), bytes.Compare(a.data, b.data))
 	})
-	cw := &countWriter{w: w}
-	pw := newPcapngWriter(cw, "fabricmodel")
+	pw := newPcapngWriter(w, "fabricmodel")
 	ids := map[string]int{}
 	for _, rec := range c.recs {
 		if _, ok := ids[rec.link]; !ok {
@@ -108,9 +103,9 @@ func (c *Capture) WriteTo(w io.Writer) (int64, error) {
 		pw.packet(ids[rec.link], uint64(rec.t/rtlmodel.Nanosecond), frame)
 	}
 	if err := pw.flush(); err != nil {
-		return cw.n, fmt.Errorf("capture: %w", err)
+		return pw.n, fmt.Errorf("capture: %w", err)
 	}
-	return cw.n, nil
+	return pw.n, nil
 }
 
 // whole returns the frame as it was on the cable, in buf's array when it
@@ -123,20 +118,8 @@ func (rec *capturedFrame) whole(buf []byte) []byte {
 	b := buf[:rec.length]
 	clear(b[copy(b, rec.data):])
 	var f packet.RoCEv2
-	if !rec.trimmed && f.DecodeHeaders(rec.data, rec.length+fcsBytes) == nil && f.End() <= len(b) {
+	if !rec.trimmed && f.DecodeHeaders(rec.data, rec.length+packet.FCSLen) == nil && f.End() <= len(b) {
 		binary.LittleEndian.PutUint32(b[f.ICRCOff:], rec.icrc)
 	}
 	return b
-}
-
-// countWriter counts the bytes written through it.
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }

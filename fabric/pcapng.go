@@ -15,6 +15,7 @@ import (
 // took about 7 MiB of every run's memory.
 type pcapngWriter struct {
 	w   *bufio.Writer
+	n   int64 // bytes of the blocks written
 	err error
 }
 
@@ -88,9 +89,13 @@ func (p *pcapngWriter) block(typ uint32, body []byte) {
 	if p.err == nil {
 		_, p.err = p.w.Write(head[4:8])
 	}
+	if p.err == nil {
+		p.n += int64(n)
+	}
 }
 
-// flush writes what is buffered and returns the first error.
+// flush writes what is buffered and returns the first error; n then
+// counts the bytes the underlying writer took, short of an error.
 func (p *pcapngWriter) flush() error {
 	if p.err == nil {
 		p.err = p.w.Flush()

@@ -16,20 +16,18 @@ import (
 
 // portAddrs is the MAC addresses the rewrite writes.
 type portAddrs struct {
-	own   [][6]byte  // port i's MAC (Config.MAC)
-	both  [][12]byte // the MAC of the device on port i, then port i's
+	both  [][12]byte // the MAC of the device on port i, then port i's (Config.MAC)
 	known []bool     // whether the device's MAC on port i is known
 }
 
 // newPortAddrs gives ports' MACs from the switch's base MAC, their
 // neighbours' unknown.
 func newPortAddrs(base [6]byte, ports int) portAddrs {
-	a := portAddrs{own: make([][6]byte, ports), both: make([][12]byte, ports), known: make([]bool, ports)}
-	for i := range a.own {
+	a := portAddrs{both: make([][12]byte, ports), known: make([]bool, ports)}
+	for i := range a.both {
 		m := base
 		low := uint16(m[4])<<8 | uint16(m[5]) + uint16(i)
 		m[4], m[5] = byte(low>>8), byte(low)
-		a.own[i] = m
 		copy(a.both[i][6:], m[:])
 	}
 	return a
@@ -38,7 +36,7 @@ func newPortAddrs(base [6]byte, ports int) portAddrs {
 // PortMAC returns port i's MAC address: the switch's base MAC with i added
 // to its last two bytes (Config.MAC), the source of every frame the port
 // sends, PFC frames among them.
-func (sw *Switch) PortMAC(i int) [6]byte { return sw.addrs.own[i] }
+func (sw *Switch) PortMAC(i int) [6]byte { return [6]byte(sw.addrs.both[i][6:]) }
 
 // SetNeighbourMAC names the MAC of the device on port i (a NIC: LinkTo
 // names a neighbouring switch's), the destination the rewrite gives the
